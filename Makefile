@@ -1,0 +1,48 @@
+# mcp-migrate developer commands. Every target creates .venv itself, so a fresh
+# clone needs only python3 (>= 3.10) and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+EXAMPLES := examples
+
+.DEFAULT_GOAL := help
+.PHONY: help demo test test-fast lint typecheck docs serve bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,docs]'
+	@touch $(STAMP)
+
+demo: $(STAMP) ## check and fix --diff the bundled example transcripts, build the docs
+	@echo "== mcp-migrate check $(EXAMPLES)/"
+	-$(BIN)/mcp-migrate check $(EXAMPLES)/
+	@echo
+	@echo "== mcp-migrate fix --diff $(EXAMPLES)/"
+	-$(BIN)/mcp-migrate fix --diff $(EXAMPLES)/
+	@echo
+	@$(MAKE) --no-print-directory docs
+	@echo "The docs site is in site/: open site/index.html, or run 'make serve' and open http://127.0.0.1:8000/"
+
+test: $(STAMP) ## run the whole test suite
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP) ## the suite without slow and browser tests
+	$(BIN)/python -m pytest -m "not slow and not browser"
+
+lint: $(STAMP) ## ruff and mypy
+	$(BIN)/ruff check migrator tests scripts
+	$(BIN)/mypy
+
+docs: $(STAMP) ## build the docs site strictly into site/
+	$(BIN)/mkdocs build --strict
+
+serve: $(STAMP) ## serve the docs site on 127.0.0.1:8000
+	$(BIN)/mkdocs serve -a 127.0.0.1:8000
+
+clean: ## remove build products and the venv
+	rm -rf $(VENV) site dist build .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
