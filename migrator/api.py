@@ -1,0 +1,171 @@
+"""The Python API: check and fix transcripts from code.
+
+Everything the CLI does goes through these functions; they never print and
+never exit. Each works on one file, so they map cleanly over a folder with any
+engine you already use (a process pool, a Dask bag, a CI matrix).
+
+Example:
+    >>> from migrator.api import fix_text
+    >>> before = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}\\n'
+    >>> before += '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid arguments for tool add: bad a"}}\\n'
+    >>> after, report = fix_text(before)
+    >>> report.fixes
+    1
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from migrator.diff import unified_diff
+from migrator.engine import FileReport, Options, process
+from migrator.errors import InputError, UnsafeRewriteError, WriteError
+from migrator.source import decode, encode, iter_lines, split_lines
+from migrator.writer import AtomicWriter, Snapshot, check_writable
+
+__all__ = [
+    "TRANSCRIPT_SUFFIXES",
+    "FileReport",
+    "FixOutcome",
+    "Options",
+    "check_file",
+    "check_text",
+    "fix_file",
+    "fix_text",
+    "iter_transcripts",
+]
+
+TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
+
+
+def iter_transcripts(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The files to process: files as given, folders walked for transcript files.
+
+    Folders are walked in sorted order without following symbolic links (so a
+    link loop cannot trap the walk); hidden folders are skipped.
+
+    Raises:
+        InputError: for a path that does not exist.
+    """
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+                for name in sorted(files):
+                    if name.endswith(TRANSCRIPT_SUFFIXES):
+                        yield Path(root) / name
+        elif path.exists():
+            yield path
+        else:
+            raise InputError("no such file or folder", path=str(raw))
+
+
+def check_text(text: str, path: str = "<string>", options: Options | None = None) -> FileReport:
+    """Check a transcript held in a string."""
+    report = FileReport(path)
+    for _ in process(split_lines(text), path, options or Options(), report):
+        pass
+    return report
+
+
+def fix_text(text: str, path: str = "<string>", options: Options | None = None) -> tuple[str, FileReport]:
+    """Fix a transcript held in a string; returns the new text and the report.
+
+    Raises:
+        UnsafeRewriteError: if a rewrite would not be valid MCP.
+    """
+    opts = _fixing(options)
+    report = FileReport(path)
+    after = "".join(process(split_lines(text), path, opts, report))
+    return after, report
+
+
+def check_file(path: str | Path, options: Options | None = None) -> FileReport:
+    """Check one transcript file, streaming it."""
+    report = FileReport(str(path))
+    with _open(path) as stream:
+        for _ in process(iter_lines(stream), str(path), options or Options(), report):
+            pass
+    return report
+
+
+@dataclass
+class FixOutcome:
+    """The result of :func:`fix_file`."""
+
+    report: FileReport
+    diff: str = ""  # with diff=True: the unified diff (empty when nothing changes)
+    written: bool = False
+
+
+def fix_file(path: str | Path, options: Options | None = None, *, diff: bool = False) -> FixOutcome:
+    """Fix one file in place, atomically; or, with ``diff=True``, only compute the diff.
+
+    The file is rewritten only when something changed. On any error the
+    original is left exactly as it was.
+
+    Raises:
+        UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
+        WriteError: the file is read-only, changed meanwhile, or the disk is full.
+    """
+    opts = _fixing(options)
+    target = Path(path)
+    report = FileReport(str(path))
+    if diff:
+        with _open(target) as stream:
+            before = stream.read()
+        text = decode(before)
+        after = "".join(process(split_lines(text), str(path), opts, report))
+        return FixOutcome(report, unified_diff(text, after, str(path)))
+    real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
+    snapshot = Snapshot.of(real)
+    writer: AtomicWriter | None = None
+    try:
+        with _open(real) as stream:
+            chunks = (encode(piece) for piece in process(iter_lines(stream), str(path), opts, report))
+            first = b""
+            # Nothing is written (not even a temporary file) for a file that
+            # needs no change: find the first change before opening a writer.
+            done: list[bytes] = []
+            for chunk in chunks:
+                done.append(chunk)
+                if report.fixes:
+                    first = b"".join(done)
+                    break
+            if not report.fixes:
+                return FixOutcome(report)
+            check_writable(real, snapshot)
+            writer = AtomicWriter(real)
+            writer.write_all(_prepend(first, chunks))
+        writer.commit(snapshot)
+    except (UnsafeRewriteError, WriteError):
+        if writer is not None:
+            writer.discard()
+        raise
+    return FixOutcome(report, written=True)
+
+
+def _prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest
+
+
+def _fixing(options: Options | None) -> Options:
+    from dataclasses import replace
+
+    return replace(options or Options(), apply_fixes=True)
+
+
+def _open(path: str | Path) -> io.BufferedReader:
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except IsADirectoryError as exc:
+        raise InputError("is a folder, not a transcript file", path=str(path)) from exc
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc

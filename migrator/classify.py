@@ -1,0 +1,255 @@
+"""Decide what a ``tools/call`` error really is, and say why.
+
+Every piece of evidence counts: the shape of the request, the tool catalog, the
+tool's ``inputSchema`` (the call's arguments are validated against it), the
+JSON-RPC error code and the wording of the message. Each verdict carries the
+evidence that decided it, in words, so a finding can explain itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from migrator.messages import Issue, MessageKind, MessageReading, read_message
+from migrator.session import Exchange
+
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+METHOD_NOT_FOUND = -32601
+INVALID_REQUEST = -32600
+
+FIRST_2020_12_VERSION = "2025-11-25"
+
+
+class Outcome(str, Enum):
+    """What happened in a ``tools/call`` that did not simply succeed."""
+
+    INPUT_VALIDATION = "input-validation"
+    UNKNOWN_TOOL = "unknown-tool"
+    MALFORMED_REQUEST = "malformed-request"
+    TOOL_FAILURE = "tool-failure"
+    SERVER_ERROR = "server-error"
+    AMBIGUOUS = "ambiguous"
+    TOOL_RESULT = "tool-result"  # an ordinary result, error or not
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one exchange, with the evidence for it."""
+
+    outcome: Outcome
+    evidence: tuple[str, ...]
+    tool: str | None = None
+    reading: MessageReading | None = None
+    schema_issues: tuple[Issue, ...] = ()
+    schema_keyword: str | None = None
+    schema_pointer: str | None = None
+    arguments_checked: bool = False  # the arguments were validated against a known inputSchema
+
+
+@dataclass
+class ArgumentChecker:
+    """Validates call arguments against tool input schemas, reusing validators."""
+
+    _cache: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+
+    def issues(
+        self, schema: Any, arguments: Any, version: str | None
+    ) -> tuple[tuple[Issue, ...], str | None, str | None] | None:
+        """Problems of ``arguments`` against ``schema``; ``None`` if the schema is unusable."""
+        validator = self._validator(schema, version)
+        if validator is None:
+            return None
+        try:
+            errors = sorted(validator.iter_errors(arguments), key=lambda e: (list(e.path), e.message))
+        except Exception:  # a broken schema can fail only when used (bad regex, bad $ref)
+            return None
+        issues = tuple(
+            Issue(e.message, tuple(p for p in e.path if isinstance(p, (str, int)))) for e in errors
+        )
+        if not errors:
+            return issues, None, None
+        from jsonschema.exceptions import best_match
+
+        best = best_match(errors)
+        assert best is not None
+        pointer = "".join(f"/{str(p).replace('~', '~0').replace('/', '~1')}" for p in best.path)
+        return issues, str(best.validator), pointer
+
+    def _validator(self, schema: Any, version: str | None) -> Any:
+        cached = self._cache.get(id(schema))
+        if cached is not None and cached[0] is schema:
+            return cached[1]
+        validator = None
+        if isinstance(schema, (dict, bool)):
+            from jsonschema import Draft7Validator, Draft202012Validator
+            from jsonschema.validators import validator_for
+
+            # A tool schema without "$schema" is read in the dialect of its
+            # protocol version: 2020-12 from 2025-11-25 on, draft-07 before.
+            newer = (version or FIRST_2020_12_VERSION) >= FIRST_2020_12_VERSION
+            default = Draft202012Validator if newer else Draft7Validator
+            try:
+                cls = validator_for(schema, default=default)
+                cls.check_schema(schema)
+                validator = cls(schema)
+            except Exception:  # not a valid schema: no evidence from it
+                validator = None
+        self._cache[id(schema)] = (schema, validator)
+        return validator
+
+
+def call_shape_problem(payload: Any) -> str | None:
+    """Why a ``tools/call`` request fails the CallToolRequest shape, or ``None``."""
+    params = payload.get("params") if isinstance(payload, dict) else None
+    if not isinstance(params, dict):
+        return "params is missing or not an object"
+    if "name" not in params:
+        return "params.name is missing"
+    if not isinstance(params["name"], str):
+        return "params.name is not a string"
+    if "arguments" in params and not isinstance(params["arguments"], dict):
+        return f"params.arguments is {_json_type(params['arguments'])}, not an object"
+    if "_meta" in params and not isinstance(params["_meta"], dict):
+        return "params._meta is not an object"
+    return None
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def classify(exchange: Exchange, checker: ArgumentChecker) -> Verdict | None:
+    """The verdict on a ``tools/call`` exchange, or ``None`` when it is not one."""
+    if exchange.method != "tools/call" or exchange.request is None:
+        return None
+    response = exchange.response.payload
+    if "error" in response:
+        return _classify_error(exchange, response["error"], checker)
+    return _classify_result(exchange, response.get("result"))
+
+
+def _classify_error(exchange: Exchange, error: Any, checker: ArgumentChecker) -> Verdict:
+    assert exchange.request is not None
+    request = exchange.request.payload
+    code = error.get("code") if isinstance(error, dict) else None
+    shape = call_shape_problem(request)
+    if shape is not None:
+        return Verdict(
+            Outcome.MALFORMED_REQUEST,
+            (f"the request fails the CallToolRequest shape: {shape}",),
+        )
+    params = request["params"]
+    name: str = params["name"]
+    reading = read_message(error.get("message") if isinstance(error, dict) else None)
+    catalog = exchange.session.catalog
+    tool = catalog.tools.get(name)
+    evidence: list[str] = [f"error code {code}", f"message: {reading.dialect}"]
+
+    if code == INVALID_REQUEST or reading.kind is MessageKind.REQUEST_SHAPE:
+        evidence.append("the server rejected the request itself, not the tool's arguments")
+        return Verdict(Outcome.MALFORMED_REQUEST, tuple(evidence), name, reading)
+    if reading.kind is MessageKind.UNKNOWN_TOOL:
+        evidence.append("the message says the tool does not exist")
+        if tool is not None:
+            evidence.append(f"although {name!r} is in the catalog: {catalog.describe()}")
+        return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)
+    if tool is None and catalog.authoritative:
+        evidence.append(f"{name!r} is absent from the {catalog.describe()}")
+        return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)
+    if code == METHOD_NOT_FOUND:
+        evidence.append("method not found: the server does not serve this call")
+        return Verdict(Outcome.SERVER_ERROR, tuple(evidence), name, reading)
+
+    schema_issues: tuple[Issue, ...] = ()
+    keyword = pointer = None
+    checked = False
+    if tool is not None:
+        evidence.append(f"{name!r} is in the {catalog.describe()}")
+        omitted = "arguments" not in params
+        arguments = params.get("arguments", {})
+        result = checker.issues(tool.get("inputSchema"), arguments, exchange.version)
+        if result is None:
+            evidence.append("the tool's inputSchema is not a usable JSON Schema")
+        else:
+            checked = True
+            schema_issues, keyword, pointer = result
+            if schema_issues:
+                evidence.append(
+                    f"the arguments violate the inputSchema ({len(schema_issues)} "
+                    f"{'problem' if len(schema_issues) == 1 else 'problems'}, first: "
+                    f"{schema_issues[0].render()})"
+                )
+            else:
+                evidence.append(
+                    "the arguments satisfy the inputSchema"
+                    + (" (none were sent)" if omitted else "")
+                    + ": a rule the schema cannot express"
+                )
+    else:
+        evidence.append(f"{name!r} is not known: {catalog.describe()}")
+
+    def verdict(outcome: Outcome) -> Verdict:
+        return Verdict(
+            outcome, tuple(evidence), name, reading, schema_issues, keyword, pointer, checked
+        )
+
+    specific = reading.kind is MessageKind.VALIDATION
+    generic = reading.kind is MessageKind.GENERIC_VALIDATION
+    if code == INVALID_PARAMS:
+        if tool is not None or specific:
+            return verdict(Outcome.INPUT_VALIDATION)
+        return verdict(Outcome.AMBIGUOUS)
+    # Any other code: -32603 from server-everything, or a server's own code.
+    if specific:
+        return verdict(Outcome.INPUT_VALIDATION)
+    if generic:
+        return verdict(Outcome.INPUT_VALIDATION if tool is not None else Outcome.AMBIGUOUS)
+    if schema_issues:
+        evidence.append("the message does not say whether the arguments caused it")
+        return verdict(Outcome.AMBIGUOUS)
+    if tool is not None and checked and reading.kind is MessageKind.EXECUTION:
+        return verdict(Outcome.TOOL_FAILURE)
+    return verdict(Outcome.SERVER_ERROR)
+
+
+def _classify_result(exchange: Exchange, result: Any) -> Verdict:
+    assert exchange.request is not None
+    if call_shape_problem(exchange.request.payload) is not None:
+        return Verdict(Outcome.TOOL_RESULT, ())
+    name: str = exchange.request.payload["params"]["name"]
+    if not isinstance(result, dict) or result.get("isError") is not True:
+        return Verdict(Outcome.TOOL_RESULT, (), name)
+    catalog = exchange.session.catalog
+    reading = read_message(first_text(result))
+    evidence: list[str] = ["isError result"]
+    if catalog.authoritative and name not in catalog.tools:
+        evidence.append(f"{name!r} is absent from the {catalog.describe()}")
+        return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)
+    if reading.kind is MessageKind.UNKNOWN_TOOL and reading.tool in (name, None) and name not in catalog.tools:
+        evidence.append(f"the text says the tool does not exist ({reading.dialect})")
+        evidence.append(catalog.describe())
+        return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)
+    return Verdict(Outcome.TOOL_RESULT, tuple(evidence), name, reading)
+
+
+def first_text(result: dict[str, Any]) -> str | None:
+    """The first text content block of a tool result."""
+    content = result.get("content")
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                return str(block["text"])
+    return None

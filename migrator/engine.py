@@ -1,0 +1,152 @@
+"""The pipeline for one file: readers -> session model -> rules -> edits.
+
+:func:`process` is a generator of output text: it reads lazily and yields each
+unit of the input as it should be written, so a large file streams through in
+bounded memory. Findings are collected in the :class:`FileReport` passed in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain, islice
+
+from migrator.classify import ArgumentChecker, classify
+from migrator.errors import UnsafeRewriteError
+from migrator.findings import Finding, FixSafety
+from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
+from migrator.readers import SAMPLE_LINES, InputFormat, detect
+from migrator.rules import all_rules, get_rule, tool_call_rules
+from migrator.rules.base import Hit, Rewrite, RuleContext
+from migrator.session import SessionTracker
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to process files; the CLI and configuration fill it in."""
+
+    selected: frozenset[str] | None = None  # rule codes; None means every rule
+    unsafe_fixes: bool = False
+    provenance: bool = True
+    assume_version: str | None = None
+    input_format: InputFormat = InputFormat.AUTO
+    apply_fixes: bool = False  # build and validate edits (fix); check only reports
+
+    def enabled(self, code: str) -> bool:
+        """Whether a rule is selected."""
+        return self.selected is None or code in self.selected
+
+    def fix_allowed(self, safety: FixSafety | None) -> bool:
+        """Whether a fix of this safety is applied."""
+        return safety is FixSafety.SAFE or (safety is FixSafety.UNSAFE and self.unsafe_fixes)
+
+
+@dataclass
+class FileReport:
+    """What happened to one file."""
+
+    path: str
+    format: str = ""
+    detection: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    messages: int = 0
+    fixes: int = 0
+
+    @property
+    def changed(self) -> bool:
+        """True when the output differs from the input."""
+        return self.fixes > 0
+
+
+def process(lines: Iterable[str], path: str, options: Options, report: FileReport) -> Iterator[str]:
+    """Check (and with ``options.apply_fixes``, fix) one file, yielding its output text.
+
+    Raises:
+        UnsafeRewriteError: a rewrite failed validation; the caller must not
+            write any of the output.
+    """
+    source = iter(lines)
+    head = list(islice(source, SAMPLE_LINES))
+    detection = detect(head, options.input_format)
+    report.format = detection.reader.name
+    report.detection = detection.reason
+    tracker = SessionTracker(options.assume_version)
+    checker = ArgumentChecker()
+    rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
+    problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
+    for unit in detection.reader.units(chain(head, source)):
+        if unit.problem is not None:
+            if unit.problem.code in problem_codes:
+                report.findings.append(_problem_finding(path, unit.problem))
+            yield unit.text
+            continue
+        edits: list[Edit] = []
+        for message in unit.messages:
+            report.messages += 1
+            exchange = tracker.observe(message)
+            if exchange is None:
+                continue
+            verdict = classify(exchange, checker)
+            if verdict is None:
+                continue
+            ctx = RuleContext(path, unit.text, options.provenance)
+            for rule in rules:
+                hit = rule.check(exchange, verdict, ctx)
+                if hit is None:
+                    continue
+                report.findings.append(hit.finding)
+                if options.apply_fixes and hit.rewrite and options.fix_allowed(hit.finding.fixable):
+                    _validate_rewrite(unit, message, hit, path)
+                    edits.append(hit.rewrite.edit)
+                    report.fixes += 1
+                break  # outcomes are exclusive: one rule per exchange
+        yield apply_edits(unit.text, edits) if edits else unit.text
+
+
+def _problem_finding(path: str, problem: Problem) -> Finding:
+    info = get_rule(problem.code)
+    return Finding(
+        path, problem.line, problem.column, info.code, info.slug, info.default_severity,
+        problem.message,
+    )  # fmt: skip
+
+
+def _validate_rewrite(unit: Unit, message: SourceMessage, hit: Hit, path: str) -> None:
+    """Refuse to write a rewritten message that is not valid for its protocol version.
+
+    The check runs on the text that would be written, parsed back, so it
+    covers the serialisation as well as the value.
+    """
+    rewrite: Rewrite = hit.rewrite  # type: ignore[assignment]
+    edit = rewrite.edit
+    new_text = unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
+    line = hit.finding.line
+    try:
+        payload = json.loads(new_text)
+    except ValueError as exc:
+        raise UnsafeRewriteError(f"rewritten message is not valid JSON: {exc}", path=path, line=line) from exc
+    problems = rewrite_problems(payload, rewrite.member, rewrite.version)
+    if problems:
+        raise UnsafeRewriteError(
+            "rewritten message fails validation, nothing written: " + "; ".join(problems),
+            path=path,
+            line=line,
+        )
+
+
+def rewrite_problems(payload: object, member: str, version: str | None) -> list[str]:
+    """Why a rewritten response is invalid (empty when it is valid)."""
+    from migrator import schemas
+
+    governing = schemas.closest_version(version)
+    problems: list[str] = []
+    envelope = "JSONRPCResultResponse" if member == "result" else "JSONRPCErrorResponse"
+    for error in schemas.jsonrpc_validator(envelope).iter_errors(payload):
+        problems.append(f"as a JSON-RPC {member} response: {error.message}")
+    if member == "result" and isinstance(payload, dict):
+        validator = schemas.validator(governing, "CallToolResult")
+        for error in validator.iter_errors(payload.get("result")):
+            where = "/".join(str(p) for p in error.absolute_path)
+            problems.append(f"as a {governing} CallToolResult at /{where}: {error.message}")
+    return problems

@@ -1,0 +1,164 @@
+"""Locate parts of a JSON text without re-serialising it.
+
+The migrator promises that every byte it does not rewrite stays as it was. To
+rewrite one member of a message (the ``error`` of a response) it needs the exact
+character span of that member inside the original text; the standard library's
+decoder only gives values. These helpers walk the text with the decoder's own
+primitives, so they accept exactly what :func:`json.loads` accepts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One ``"key": value`` member of a JSON object, as spans of the text."""
+
+    key: str
+    key_start: int  # index of the opening quote of the key
+    value_start: int
+    value_end: int  # index just past the value
+
+    def separator(self, text: str) -> str:
+        """The exact text between the key's closing quote and the value."""
+        key_end = _key_end(text, self.key_start)
+        return text[key_end : self.value_start]
+
+
+def _key_end(text: str, key_start: int) -> int:
+    _, end = scanstring(text, key_start + 1)
+    return int(end)
+
+
+def skip_ws(text: str, pos: int) -> int:
+    """Index of the first non-whitespace character at or after ``pos``."""
+    match = _WHITESPACE.match(text, pos)
+    assert match is not None  # the pattern matches the empty string
+    return match.end()
+
+
+def value_end(text: str, pos: int) -> int:
+    """Index just past the JSON value that starts at ``pos``."""
+    _, end = _DECODER.raw_decode(text, pos)
+    return int(end)
+
+
+def object_members(text: str, start: int) -> list[Member]:
+    """The members of the JSON object whose ``{`` is at ``start``.
+
+    Raises:
+        ValueError: if the text at ``start`` is not a JSON object.
+    """
+    if text[start : start + 1] != "{":
+        raise ValueError(f"expected '{{' at {start}")
+    members: list[Member] = []
+    pos = skip_ws(text, start + 1)
+    if text[pos : pos + 1] == "}":
+        return members
+    while True:
+        if text[pos : pos + 1] != '"':
+            raise ValueError(f"expected a key at {pos}")
+        key, key_end = scanstring(text, pos + 1)
+        colon = skip_ws(text, key_end)
+        if text[colon : colon + 1] != ":":
+            raise ValueError(f"expected ':' at {colon}")
+        vstart = skip_ws(text, colon + 1)
+        vend = value_end(text, vstart)
+        members.append(Member(key, pos, vstart, vend))
+        pos = skip_ws(text, vend)
+        ch = text[pos : pos + 1]
+        if ch == "}":
+            return members
+        if ch != ",":
+            raise ValueError(f"expected ',' or '}}' at {pos}")
+        pos = skip_ws(text, pos + 1)
+
+
+def array_elements(text: str, start: int) -> list[tuple[int, int]]:
+    """Spans of the elements of the JSON array whose ``[`` is at ``start``."""
+    if text[start : start + 1] != "[":
+        raise ValueError(f"expected '[' at {start}")
+    spans: list[tuple[int, int]] = []
+    pos = skip_ws(text, start + 1)
+    if text[pos : pos + 1] == "]":
+        return spans
+    while True:
+        end = value_end(text, pos)
+        spans.append((pos, end))
+        pos = skip_ws(text, end)
+        ch = text[pos : pos + 1]
+        if ch == "]":
+            return spans
+        if ch != ",":
+            raise ValueError(f"expected ',' or ']' at {pos}")
+        pos = skip_ws(text, pos + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class JsonStyle:
+    """How a piece of JSON was written, so new text can be written the same way."""
+
+    item_separator: str = ","
+    key_separator: str = ":"
+    ensure_ascii: bool = False
+
+    def dumps(self, value: Any) -> str:
+        """Serialise ``value`` on one line in this style."""
+        return json.dumps(
+            value,
+            separators=(self.item_separator, self.key_separator),
+            ensure_ascii=self.ensure_ascii,
+            allow_nan=False,
+        )
+
+
+COMPACT = JsonStyle()
+SPACED = JsonStyle(", ", ": ")
+
+_NON_ASCII_ESCAPE = re.compile(r"\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])[0-9a-fA-F]{2}")
+
+
+def detect_style(text: str) -> JsonStyle:
+    """Guess the separators and escaping used in a one-line JSON text.
+
+    Looks at the characters that follow each ``,`` and ``:`` outside strings;
+    the majority decides. Non-ASCII characters written as ``\\uXXXX`` escapes
+    (and none written raw) mean the writer used ``ensure_ascii``.
+    """
+    spaced_items = compact_items = spaced_keys = compact_keys = 0
+    in_string = escaped = False
+    length = len(text)
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in ",:":
+            spaced = i + 1 < length and text[i + 1] == " "
+            if ch == ",":
+                spaced_items += spaced
+                compact_items += not spaced
+            else:
+                spaced_keys += spaced
+                compact_keys += not spaced
+    ensure_ascii = text.isascii() and _NON_ASCII_ESCAPE.search(text) is not None
+    return JsonStyle(
+        ", " if spaced_items > compact_items else ",",
+        ": " if spaced_keys > compact_keys else ":",
+        ensure_ascii,
+    )

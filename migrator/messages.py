@@ -1,0 +1,203 @@
+"""Read the error messages real MCP servers send.
+
+Each SDK words its errors its own way. These patterns come from recordings of
+real servers and from the SDKs' sources:
+
+* TypeScript SDK up to 1.20: ``MCP error -32602: Invalid arguments for tool X: [zod issues]``
+  and ``MCP error -32602: Tool X not found``; 1.21 and later send the same text
+  (with ``Input validation error:``) inside an ``isError`` result.
+* server-everything up to 2025.11 (low-level Server): code ``-32603`` with the bare
+  zod issues array as the message, and ``Unknown tool: X``.
+* Go SDK before 1.5: ``invalid params: validating "arguments": ...`` and
+  ``unknown tool "X"``.
+* Rust rmcp before 1.8: ``failed to deserialize parameters: ...`` and ``tool not found``.
+* Python SDK (FastMCP): pydantic's ``N validation error(s) for XArguments`` text
+  (inside ``isError`` results) and ``Unknown tool: X``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+_MCP_PREFIX = re.compile(r"^MCP error -?\d+:\s*")
+_TS_INVALID_ARGS = re.compile(
+    r"^(?:Input validation error:\s*)?Invalid arguments for tool (?P<tool>[^\s:]+):\s*(?P<rest>.*)\Z",
+    re.DOTALL,
+)
+_PYDANTIC_HEADER = re.compile(r"(?P<count>\d+) validation errors? for (?P<model>\S+)\n")
+_PYDANTIC_TRAILER = re.compile(r"\s*\[type=[^\]]*\]\s*$")
+_GO_INVALID = re.compile(r'^invalid params: validating "arguments"', re.IGNORECASE)
+_RMCP_INVALID = re.compile(r"^failed to deserialize parameters", re.IGNORECASE)
+_GENERIC_INVALID = re.compile(
+    r"^(?:invalid (?:params|parameters|arguments?|input)|input validation (?:error|failed)"
+    r"|validation (?:error|failed)|bad (?:params|parameters|arguments?))\b",
+    re.IGNORECASE,
+)
+_UNKNOWN_TOOL = [
+    re.compile(r"^Tool (?P<tool>\S+) not found\.?$"),
+    re.compile(r"^Tool ['\"`](?P<tool>[^'\"`]+)['\"`] not found\.?$", re.IGNORECASE),
+    re.compile(r"^Unknown tool:?\s*['\"`]?(?P<tool>[^'\"`\s]+)['\"`]?\.?$", re.IGNORECASE),
+    re.compile(r'^unknown tool "(?P<tool>[^"]+)"', re.IGNORECASE),
+    re.compile(r"^No tool named ['\"`]?(?P<tool>[^'\"`\s]+)['\"`]?", re.IGNORECASE),
+    re.compile(r"^tool ['\"`]?(?P<tool>[^'\"`\s]+)['\"`]? (?:does not exist|is not registered)", re.IGNORECASE),
+    re.compile(r"^tool not found\.?$", re.IGNORECASE),
+]
+_EXECUTION_FAILURE = re.compile(
+    r"\b(?:failed|failure|timed out|timeout|ECONN\w+|ENOTFOUND|EAI_AGAIN|rate.?limit\w*|quota"
+    r"|unavailable|HTTP \d{3}|status(?: code)? \d{3}|division by zero|divide by zero"
+    r"|permission denied|not permitted|forbidden|unauthori[sz]ed|api error|upstream|network"
+    r"|connection (?:refused|reset)|could not|cannot|unable to|exception)\b",
+    re.IGNORECASE,
+)
+
+
+class MessageKind(str, Enum):
+    """What a message says happened, read from its words alone."""
+
+    VALIDATION = "validation"  # names an argument-validation failure in a known dialect
+    GENERIC_VALIDATION = "generic-validation"  # "Invalid params" and the like, no detail
+    REQUEST_SHAPE = "request-shape"  # the request itself failed the protocol schema
+    UNKNOWN_TOOL = "unknown-tool"
+    EXECUTION = "execution"  # reads as a failure while running the tool
+    UNCLEAR = "unclear"
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One argument problem: what is wrong and where in the arguments."""
+
+    message: str
+    path: tuple[str | int, ...] = ()
+
+    def render(self) -> str:
+        """``<message> at <path>``, with the path written from ``arguments``."""
+        return f"{self.message} at {format_path(self.path)}"
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+
+
+def format_path(path: tuple[str | int, ...]) -> str:
+    """``arguments.items[0].name`` style; other keys quoted: ``arguments.files["a.txt"]``."""
+    out = "arguments"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.match(part):
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return out
+
+
+@dataclass(frozen=True)
+class MessageReading:
+    """What :func:`read_message` found in an error text."""
+
+    kind: MessageKind
+    dialect: str  # which server family's wording matched, for evidence
+    text: str  # the message without the "MCP error -NNNNN:" prefix
+    header: str = ""  # the human sentence before any machine dump
+    tool: str | None = None
+    issues: tuple[Issue, ...] = field(default=())
+
+
+def strip_mcp_prefix(text: str) -> str:
+    """Drop the TypeScript SDK's ``MCP error -32602:`` prefix."""
+    return _MCP_PREFIX.sub("", text, count=1)
+
+
+def read_message(message: Any) -> MessageReading:
+    """Read an error message (or an ``isError`` result's text)."""
+    if not isinstance(message, str):
+        return MessageReading(MessageKind.UNCLEAR, "non-string message", "")
+    text = strip_mcp_prefix(message.strip())
+    for pattern in _UNKNOWN_TOOL:
+        match = pattern.match(text)
+        if match:
+            tool = match.groupdict().get("tool")
+            return MessageReading(MessageKind.UNKNOWN_TOOL, "unknown-tool wording", text, text, tool)
+    ts = _TS_INVALID_ARGS.match(text)
+    if ts:
+        issues = _zod_issues(ts.group("rest"))
+        header = f"Invalid arguments for tool {ts.group('tool')}"
+        if issues is None:
+            header = text
+        return MessageReading(
+            MessageKind.VALIDATION, "TypeScript SDK", text, header, ts.group("tool"), tuple(issues or ())
+        )
+    zod = _zod_issues(text)
+    if zod is not None:
+        if zod and all(_under_params(i) for i in zod):
+            return MessageReading(MessageKind.REQUEST_SHAPE, "zod issues on the request", text, "", None, tuple(zod))
+        return MessageReading(MessageKind.VALIDATION, "zod issues array", text, "", None, tuple(zod))
+    pydantic = _pydantic_issues(text)
+    if pydantic is not None:
+        header, issues = pydantic
+        return MessageReading(MessageKind.VALIDATION, "pydantic", text, header, None, issues)
+    if _GO_INVALID.match(text):
+        return MessageReading(MessageKind.VALIDATION, "Go SDK", text, text)
+    if _RMCP_INVALID.match(text):
+        return MessageReading(MessageKind.VALIDATION, "Rust rmcp", text, text)
+    if _GENERIC_INVALID.match(text):
+        return MessageReading(MessageKind.GENERIC_VALIDATION, "generic invalid-params wording", text, text)
+    if _EXECUTION_FAILURE.search(text):
+        return MessageReading(MessageKind.EXECUTION, "execution-failure wording", text, text)
+    return MessageReading(MessageKind.UNCLEAR, "no known wording", text, text)
+
+
+def _under_params(issue: Issue) -> bool:
+    # The TypeScript SDK validates the whole request before it looks at the
+    # tool; a failure there has a path that starts at "params".
+    return bool(issue.path) and issue.path[0] == "params"
+
+
+def _zod_issues(text: str) -> list[Issue] | None:
+    stripped = text.strip()
+    if not stripped.startswith("["):
+        return None
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        return None
+    issues: list[Issue] = []
+    for raw in value:
+        message = raw.get("message")
+        path = raw.get("path", [])
+        if not isinstance(message, str) or not isinstance(path, list):
+            return None
+        issues.append(Issue(message, tuple(p for p in path if isinstance(p, (str, int)))))
+    return issues
+
+
+def _pydantic_issues(text: str) -> tuple[str, tuple[Issue, ...]] | None:
+    """Read pydantic's ``ValidationError`` text into issues.
+
+    The text is a header line, then for each error a location line (dotted,
+    unindented), an indented message line ending in ``[type=..., ...]``, and
+    sometimes an indented "For further information" line.
+    """
+    match = _PYDANTIC_HEADER.search(text)
+    if match is None:
+        return None
+    header = text[: match.start()].rstrip().rstrip(":") or f"{match.group('count')} validation errors"
+    lines = text[match.end() :].split("\n")
+    issues: list[Issue] = []
+    location: tuple[str | int, ...] | None = None
+    for line in lines:
+        if not line.strip() or line.strip().startswith("For further information"):
+            continue
+        if not line.startswith(" "):
+            location = tuple(int(p) if p.isdigit() else p for p in line.strip().split("."))
+        elif location is not None:
+            issues.append(Issue(_PYDANTIC_TRAILER.sub("", line.strip()), location))
+            location = None
+    if not issues:
+        return None
+    return header, tuple(issues)

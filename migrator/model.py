@@ -1,0 +1,133 @@
+"""The data the readers produce and the rest of the pipeline consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from migrator.jsontext import COMPACT, JsonStyle
+
+
+class Direction(str, Enum):
+    """Which peer sent a message."""
+
+    CLIENT_TO_SERVER = "client->server"
+    SERVER_TO_CLIENT = "server->client"
+
+    @property
+    def reverse(self) -> Direction:
+        """The other direction."""
+        if self is Direction.CLIENT_TO_SERVER:
+            return Direction.SERVER_TO_CLIENT
+        return Direction.CLIENT_TO_SERVER
+
+    @property
+    def short(self) -> str:
+        """``c2s`` or ``s2c``."""
+        return "c2s" if self is Direction.CLIENT_TO_SERVER else "s2c"
+
+
+class Kind(str, Enum):
+    """What a JSON-RPC message is, from its members alone."""
+
+    REQUEST = "request"
+    NOTIFICATION = "notification"
+    RESULT = "result"
+    ERROR = "error"
+    INVALID = "invalid"
+
+
+def message_kind(payload: Any) -> Kind:
+    """Classify a decoded message by the members it has."""
+    if not isinstance(payload, dict):
+        return Kind.INVALID
+    if "method" in payload:
+        if not isinstance(payload["method"], str):
+            return Kind.INVALID
+        return Kind.REQUEST if "id" in payload else Kind.NOTIFICATION
+    if "id" in payload:
+        has_result, has_error = "result" in payload, "error" in payload
+        if has_result and not has_error:
+            return Kind.RESULT
+        if has_error and not has_result:
+            return Kind.ERROR
+    return Kind.INVALID
+
+
+@dataclass(slots=True)
+class SourceMessage:
+    """One JSON-RPC message and exactly where its text is.
+
+    ``start`` and ``end`` are offsets into the text of the :class:`Unit` that
+    holds the message; ``line`` and ``column`` are 1-based positions in the file,
+    for reports.
+    """
+
+    payload: Any
+    start: int
+    end: int
+    line: int
+    column: int
+    direction: Direction | None = None
+    style: JsonStyle = COMPACT
+    in_batch: bool = False
+
+    @property
+    def kind(self) -> Kind:
+        """The message's kind."""
+        return message_kind(self.payload)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A part of the input that is not a message and cannot be passed over silently."""
+
+    code: str  # the MCP3xx rule code that reports it
+    message: str
+    line: int
+    column: int = 1
+
+
+@dataclass(slots=True)
+class Unit:
+    """A piece of the input text, with the messages found in it.
+
+    Line formats make one unit per line; document formats make one unit of the
+    whole file. Output is the concatenation of every unit's text with its edits
+    applied, so a unit with no edits is copied through unchanged.
+    """
+
+    text: str
+    line: int
+    messages: list[SourceMessage] = field(default_factory=list)
+    problem: Problem | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace ``text[start:end]`` of a unit with ``replacement``."""
+
+    start: int
+    end: int
+    replacement: str
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits to ``text``.
+
+    Raises:
+        ValueError: if two edits overlap.
+    """
+    if not edits:
+        return text
+    pieces: list[str] = []
+    cursor = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < cursor:
+            raise ValueError(f"overlapping edits at offset {edit.start}")
+        pieces.append(text[cursor : edit.start])
+        pieces.append(edit.replacement)
+        cursor = edit.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)

@@ -1,0 +1,92 @@
+"""Readers: one per transcript format, chosen from the content.
+
+Add a format by writing a reader (see :class:`~migrator.readers.base.Reader`)
+and teaching :func:`detect` to recognise it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from migrator.errors import UsageError
+from migrator.model import Problem
+from migrator.readers.base import Reader, parse_json_line
+from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
+from migrator.readers.wire import WireReader, looks_like_message
+
+__all__ = ["Detection", "InputFormat", "Reader", "detect", "make_reader"]
+
+SAMPLE_LINES = 64
+
+
+class InputFormat(str, Enum):
+    """The values of ``--input-format``."""
+
+    AUTO = "auto"
+    WIRE = "wire"
+    ENVELOPE = "envelope"
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The reader chosen for a file and why."""
+
+    reader: Reader
+    reason: str
+
+
+def _sample(head: Iterable[str]) -> list[Any]:
+    values: list[Any] = []
+    for line_no, text in enumerate(head, start=1):
+        parsed = parse_json_line(text, line_no)
+        if parsed is None or isinstance(parsed, Problem):
+            continue
+        values.append(parsed[0])
+    return values
+
+
+def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection:
+    """Choose the reader for a file from its first lines.
+
+    Args:
+        head: up to :data:`SAMPLE_LINES` first lines of the file.
+        forced: the ``--input-format`` the user asked for.
+
+    Raises:
+        UsageError: if an envelope file was forced but no message key is found.
+    """
+    values = _sample(head)
+    layout = detect_layout(values)
+    if forced is InputFormat.WIRE:
+        return Detection(WireReader(), "forced by --input-format wire")
+    if forced is InputFormat.ENVELOPE:
+        if layout is None:
+            raise UsageError(
+                "--input-format envelope: no line wraps a JSON-RPC message under any of the keys "
+                "message, msg, payload, data, body, json, rpc"
+            )
+        return Detection(EnvelopeReader(layout), "forced by --input-format envelope")
+    wire_votes = sum(1 for v in values if looks_like_message(v))
+    if layout is not None and wire_votes * 2 < len(values):
+        return Detection(EnvelopeReader(layout), _describe(layout))
+    return Detection(WireReader(), "lines are JSON-RPC messages")
+
+
+def _describe(layout: EnvelopeLayout) -> str:
+    where = f"messages under {layout.message_key!r}"
+    if layout.direction_key:
+        labels = ", ".join(f"{k}={v.short}" for k, v in sorted(layout.labels.items()))
+        return f"envelope lines: {where}, direction from {layout.direction_key!r} ({labels})"
+    return f"envelope lines: {where}, no direction key (directions inferred)"
+
+
+def make_reader(name: str, layout: EnvelopeLayout | None = None) -> Reader:
+    """Build a reader by format name (used by tests and the Python API)."""
+    if name == InputFormat.WIRE.value:
+        return WireReader()
+    if name == InputFormat.ENVELOPE.value and layout is not None:
+        return EnvelopeReader(layout)
+    raise UsageError(f"no reader for format {name!r}")

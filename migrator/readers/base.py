@@ -1,0 +1,78 @@
+"""What every reader shares: the interface and the parsing of one JSON line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar, Protocol
+
+from migrator import jsontext
+from migrator.model import Direction, Problem, SourceMessage, Unit
+from migrator.source import BOM, invalid_utf8_column
+
+UNPARSEABLE_LINE = "MCP301"
+INVALID_UTF8 = "MCP302"
+
+
+class Reader(Protocol):
+    """A transcript format.
+
+    A reader turns the lines of a file into :class:`~migrator.model.Unit` s: the
+    exact text, and the messages found in it with their spans. It never changes
+    text; edits are made later, on the spans it reported.
+    """
+
+    name: ClassVar[str]
+
+    def units(self, lines: Iterable[str]) -> Iterator[Unit]:
+        """Yield one unit per piece of the input, in order."""
+        ...
+
+
+def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem | None:
+    """Parse a line that should hold exactly one JSON value.
+
+    Returns:
+        ``(value, start, end)`` with the value's span in ``text``; ``None`` for a
+        blank line; a :class:`Problem` for a line that is not valid JSON.
+    """
+    bad_byte = invalid_utf8_column(text)
+    if bad_byte is not None:
+        return Problem(INVALID_UTF8, "line is not valid UTF-8", line_no, bad_byte)
+    start = jsontext.skip_ws(text, 0)
+    if start == 0 and text.startswith(BOM):
+        start = jsontext.skip_ws(text, 1)
+    if start >= len(text):
+        return None
+    try:
+        end = jsontext.value_end(text, start)
+    except json.JSONDecodeError as exc:
+        return Problem(UNPARSEABLE_LINE, f"not valid JSON: {exc.msg}", line_no, exc.pos + 1)
+    except RecursionError:
+        return Problem(UNPARSEABLE_LINE, "JSON nested too deeply to read", line_no, start + 1)
+    rest = jsontext.skip_ws(text, end)
+    if rest < len(text):
+        return Problem(
+            UNPARSEABLE_LINE, "extra data after the JSON value on this line", line_no, rest + 1
+        )
+    value = json.loads(text[start:end])
+    return value, start, end
+
+
+def messages_at(
+    text: str,
+    value: Any,
+    start: int,
+    end: int,
+    line_no: int,
+    direction: Direction | None,
+) -> list[SourceMessage]:
+    """The message (or batch of messages) whose JSON text is ``text[start:end]``."""
+    style = jsontext.detect_style(text[start:end])
+    if isinstance(value, list) and value:
+        spans = jsontext.array_elements(text, start)
+        return [
+            SourceMessage(item, s, e, line_no, s + 1, direction, style, in_batch=True)
+            for item, (s, e) in zip(value, spans)
+        ]
+    return [SourceMessage(value, start, end, line_no, start + 1, direction, style)]

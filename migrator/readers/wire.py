@@ -1,0 +1,36 @@
+"""Wire JSONL: one JSON-RPC message (or batch) per line, as the stdio transport carries it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+from migrator.model import Problem, Unit
+from migrator.readers.base import messages_at, parse_json_line
+
+
+def looks_like_message(value: Any) -> bool:
+    """True for an object (or a batch of objects) shaped like JSON-RPC."""
+    if isinstance(value, list):
+        return bool(value) and all(looks_like_message(item) for item in value)
+    return isinstance(value, dict) and (
+        "jsonrpc" in value or "method" in value or ("id" in value and ("result" in value or "error" in value))
+    )
+
+
+class WireReader:
+    """Each non-blank line is a JSON-RPC message or a batch; directions are inferred later."""
+
+    name: ClassVar[str] = "wire"
+
+    def units(self, lines: Iterable[str]) -> Iterator[Unit]:
+        """Yield one unit per line."""
+        for line_no, text in enumerate(lines, start=1):
+            parsed = parse_json_line(text, line_no)
+            if parsed is None:
+                yield Unit(text, line_no)
+            elif isinstance(parsed, Problem):
+                yield Unit(text, line_no, problem=parsed)
+            else:
+                value, start, end = parsed
+                yield Unit(text, line_no, messages_at(text, value, start, end, line_no, None))

@@ -1,0 +1,86 @@
+"""Build the replacement text for a rewritten response.
+
+A rewrite replaces one member of the response object (``error`` becomes
+``result``, or the reverse) and nothing else: the id, the other members, their
+order and spelling, and every byte around the message stay as they were. The
+new member is written in the message's own JSON style.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from migrator import jsontext
+from migrator.classify import Verdict
+from migrator.messages import MessageKind
+from migrator.model import Edit, SourceMessage
+
+PROVENANCE_KEY = "dev.mcp-migrate/original-error"
+PROVENANCE_RESULT_KEY = "dev.mcp-migrate/original-result"
+RESULT_TYPE_FROM = "2026-07-28"
+
+
+def needs_result_type(version: str | None) -> bool:
+    """``resultType`` is required on results from 2026-07-28 on."""
+    return version is not None and (version == "draft" or version >= RESULT_TYPE_FROM)
+
+
+def validation_text(verdict: Verdict, original_message: Any) -> str:
+    """Text for the model: what was wrong with its arguments and where.
+
+    Keeps the server's own words. A zod or pydantic dump becomes one
+    ``- <message> at <path>`` line per issue; a bare "Invalid params" is
+    explained from the arguments validated against the tool's inputSchema.
+    """
+    reading = verdict.reading
+    tool = verdict.tool or "?"
+    original = reading.text if reading is not None else str(original_message)
+    issues = reading.issues if reading is not None else ()
+    header = reading.header if reading is not None else original
+    if reading is not None and reading.kind is MessageKind.VALIDATION and issues:
+        if not header or tool not in header:
+            header = f"Invalid arguments for tool {tool}" + (f" ({header})" if header else "")
+    elif verdict.schema_issues:
+        issues = verdict.schema_issues
+        header = f"Invalid arguments for tool {tool}: {original}" if tool not in original else original
+    elif tool not in original:
+        header = f"Invalid arguments for tool {tool}: {original}"
+    else:
+        header = original
+    if not issues:
+        return header
+    return header.rstrip(":") + ":\n" + "\n".join(f"- {issue.render()}" for issue in issues)
+
+
+def tool_error_result(
+    text: str, version: str | None, original_error: Any, provenance: bool
+) -> dict[str, Any]:
+    """The ``isError`` tool result that replaces a protocol error."""
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": True}
+    if needs_result_type(version):
+        result["resultType"] = "complete"
+    if provenance:
+        result["_meta"] = {PROVENANCE_KEY: original_error}
+    return result
+
+
+def unknown_tool_error(tool: str, text: str | None, original_result: Any, provenance: bool) -> dict[str, Any]:
+    """The ``-32602`` protocol error that replaces an unknown tool's ``isError`` result."""
+    message = text if text else f"Unknown tool: {tool}"
+    error: dict[str, Any] = {"code": -32602, "message": message}
+    if provenance:
+        error["data"] = {PROVENANCE_RESULT_KEY: original_result}
+    return error
+
+
+def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key: str, value: Any) -> Edit:
+    """An edit that swaps member ``old_key`` of a message for ``new_key: value``.
+
+    The separator between key and value is kept; the value is written in the
+    message's style.
+    """
+    members = jsontext.object_members(unit_text, message.start)
+    member = next(m for m in reversed(members) if m.key == old_key)
+    separator = member.separator(unit_text)
+    replacement = message.style.dumps(new_key) + separator + message.style.dumps(value)
+    return Edit(member.key_start, member.value_end, replacement)

@@ -1,0 +1,133 @@
+"""The rule registry.
+
+One rule per module, each with a stable code and slug (these are a contract:
+users select, ignore and baseline by them). A rule module's docstring is its
+documentation: ``mcp-migrate explain`` prints it and the docs site renders it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from migrator.errors import UsageError
+from migrator.findings import FixSafety, Severity
+
+if TYPE_CHECKING:
+    from migrator.rules.base import ToolCallRule
+
+__all__ = ["RuleInfo", "all_rules", "get_rule", "resolve_selection", "tool_call_rules"]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What a rule is, for users: its code, name, default behaviour and docs."""
+
+    code: str
+    slug: str
+    summary: str
+    default_severity: Severity
+    fix: FixSafety
+    doc: str
+
+    @property
+    def title(self) -> str:
+        """``MCP101 validation-error-as-protocol-error``."""
+        return f"{self.code} {self.slug}"
+
+
+_RULES: dict[str, RuleInfo] = {}
+_CHECKS: dict[str, ToolCallRule] = {}
+
+
+def register(info: RuleInfo) -> Callable[[type[ToolCallRule]], type[ToolCallRule]]:
+    """Class decorator that registers a tools/call rule under its code."""
+
+    def decorate(cls: type[ToolCallRule]) -> type[ToolCallRule]:
+        _add(info)
+        _CHECKS[info.code] = cls(info)
+        return cls
+
+    return decorate
+
+
+def register_info(info: RuleInfo) -> RuleInfo:
+    """Register a rule whose findings come from elsewhere (the readers)."""
+    _add(info)
+    return info
+
+
+def _add(info: RuleInfo) -> None:
+    if info.code in _RULES or any(r.slug == info.slug for r in _RULES.values()):
+        raise RuntimeError(f"rule {info.code} {info.slug} registered twice")
+    _RULES[info.code] = info
+
+
+def _load() -> None:
+    if _RULES:
+        return
+    # Importing a rule module registers it. The list is explicit so that the
+    # set of rules is plain to see and does not depend on the file system.
+    from migrator.rules import (  # noqa: F401
+        mcp101_validation_error_as_protocol_error,
+        mcp102_unknown_tool_as_tool_result,
+        mcp103_ambiguous_tools_call_error,
+        mcp104_tool_failure_as_protocol_error,
+        mcp301_unparseable_line,
+        mcp302_invalid_utf8,
+    )
+
+
+def all_rules() -> list[RuleInfo]:
+    """Every rule, sorted by code."""
+    _load()
+    return sorted(_RULES.values(), key=lambda r: r.code)
+
+
+def get_rule(code_or_slug: str) -> RuleInfo:
+    """Look a rule up by code (``MCP101``, any case) or slug.
+
+    Raises:
+        UsageError: if there is no such rule.
+    """
+    _load()
+    wanted = code_or_slug.strip()
+    for info in _RULES.values():
+        if wanted.upper() == info.code or wanted == info.slug:
+            return info
+    raise UsageError(f"no rule {code_or_slug!r}; `mcp-migrate rules` lists them")
+
+
+def tool_call_rules() -> list[ToolCallRule]:
+    """The rules that judge tools/call exchanges, sorted by code."""
+    _load()
+    return [_CHECKS[code] for code in sorted(_CHECKS)]
+
+
+def resolve_selection(select: list[str] | None, ignore: list[str] | None) -> frozenset[str]:
+    """The codes enabled by ``--select`` and ``--ignore``.
+
+    Each entry is a code, a slug, or a code prefix (``MCP1`` selects MCP101-MCP104;
+    ``ALL`` selects everything).
+
+    Raises:
+        UsageError: for an entry that names no rule.
+    """
+    _load()
+    codes = set(_RULES)
+
+    def expand(entry: str) -> set[str]:
+        token = entry.strip()
+        if token.upper() == "ALL":
+            return set(codes)
+        matched = {c for c in codes if c.startswith(token.upper())}
+        matched |= {c for c, r in _RULES.items() if r.slug == token}
+        if not matched:
+            raise UsageError(f"{entry!r} names no rule; `mcp-migrate rules` lists them")
+        return matched
+
+    chosen = set(codes) if not select else set().union(*(expand(s) for s in select))
+    for entry in ignore or []:
+        chosen -= expand(entry)
+    return frozenset(chosen)

@@ -1,0 +1,98 @@
+"""A tool's arguments failed validation, and the server answered with a JSON-RPC error.
+
+Since protocol version 2025-11-25 (SEP-1303), input validation failures are
+*tool execution errors*: the server returns a normal result with
+`isError: true` and a text that says what was wrong, so the client hands it to
+the language model and the model can fix its call. A JSON-RPC error
+(`-32602 Invalid params`, or a server's `-32603` with a validation dump) stops
+at the client, and the model retries blind.
+
+Severity is `error` for sessions at 2025-11-25 or later and `warning` before,
+where the old answer was still allowed.
+
+The fix keeps the response's id and every other byte, and writes the server's
+message as short `<message> at <path>` lines; the original error is kept under
+`result._meta["dev.mcp-migrate/original-error"]` (turn off with `--no-provenance`).
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [{\\"code\\":\\"invalid_type\\",\\"expected\\":\\"number\\",\\"received\\":\\"string\\",\\"path\\":[\\"a\\"],\\"message\\":\\"Expected number, received string\\"}]"}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true,"_meta":{"dev.mcp-migrate/original-error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [...]"}}}}
+```
+
+## Why
+
+Clients do not show protocol errors to the model. A model that never learns
+why its call failed repeats the same mistake (the SEP's example: a booking tool
+that rejects a date in the past, called again and again with past dates).
+"""
+
+from __future__ import annotations
+
+from migrator.classify import Outcome, Verdict
+from migrator.findings import FixSafety, Severity
+from migrator.rewrite import replace_member, tool_error_result, validation_text
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import Hit, Rewrite, RuleContext, ToolCallRule, describe_call
+from migrator.session import Exchange
+
+SEP_1303_VERSION = "2025-11-25"
+
+INFO = RuleInfo(
+    code="MCP101",
+    slug="validation-error-as-protocol-error",
+    summary="input validation failure of a known tool answered with a JSON-RPC error",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.SAFE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class ValidationErrorAsProtocolError(ToolCallRule):
+    """MCP101."""
+
+    def severity(self, exchange: Exchange) -> Severity:
+        version = exchange.version
+        if version is not None and (version == "draft" or version >= SEP_1303_VERSION):
+            return Severity.ERROR
+        return Severity.WARNING
+
+    def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
+        if verdict.outcome is not Outcome.INPUT_VALIDATION or "error" not in exchange.response.payload:
+            return None
+        error = exchange.response.payload["error"]
+        code = error.get("code") if isinstance(error, dict) else None
+        version = exchange.version
+        when = (
+            f"protocol {version} requires a tool result with isError: true"
+            if self.severity(exchange) is Severity.ERROR
+            else "from protocol 2025-11-25 it must be a tool result with isError: true"
+        )
+        message = (
+            f"{describe_call(exchange, verdict)}: input validation failure answered with "
+            f"JSON-RPC error {code}; {when}"
+        )
+        return Hit(
+            self.finding(exchange, verdict, ctx, message),
+            rewrite_as_tool_error(exchange, verdict, ctx),
+        )
+
+
+def rewrite_as_tool_error(exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Rewrite:
+    """The fix shared by MCP101, MCP103 and MCP104: the error becomes an isError result."""
+    error = exchange.response.payload["error"]
+    original_message = error.get("message") if isinstance(error, dict) else None
+    if verdict.outcome is Outcome.TOOL_FAILURE and verdict.reading is not None:
+        text = verdict.reading.text
+    else:
+        text = validation_text(verdict, original_message)
+    result = tool_error_result(text, exchange.version, error, ctx.provenance)
+    edit = replace_member(ctx.unit_text, exchange.response, "error", "result", result)
+    return Rewrite(edit, "result", result, exchange.version)

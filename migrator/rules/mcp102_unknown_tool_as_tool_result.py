@@ -1,0 +1,71 @@
+"""A call to a tool that does not exist was answered with an `isError` tool result.
+
+The specification keeps *unknown tools* as protocol errors: the client asked
+for something the server does not offer, which is not a mistake the model can
+fix by changing arguments. TypeScript SDK 1.21 to 1.23 and FastMCP answer it
+with an `isError` result instead.
+
+The rule fires when the tool is absent from a complete, current tool catalog
+(every `tools/list` page seen, no `list_changed` since), or when the result's
+text says the tool does not exist and the catalog does not list it.
+
+The fix is unsafe (applied with `--unsafe-fixes`): it turns the result into
+a `-32602` error; the original result is kept in
+`error.data["dev.mcp-migrate/original-result"]`.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":21,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool no_such_tool not found"}],"isError":true}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"dev.mcp-migrate/original-result":{"content":[...],"isError":true}}}}
+```
+
+## Why
+
+A protocol error tells the client that its view of the server is wrong (its
+tool list is out of date), which it can act on by listing tools again.
+"""
+
+from __future__ import annotations
+
+from migrator.classify import Outcome, Verdict, first_text
+from migrator.findings import FixSafety, Severity
+from migrator.rewrite import replace_member, unknown_tool_error
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import Hit, Rewrite, RuleContext, ToolCallRule, describe_call
+from migrator.session import Exchange
+
+INFO = RuleInfo(
+    code="MCP102",
+    slug="unknown-tool-as-tool-result",
+    summary="a call to a tool absent from a complete catalog answered with an isError result",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.UNSAFE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class UnknownToolAsToolResult(ToolCallRule):
+    """MCP102."""
+
+    def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
+        if verdict.outcome is not Outcome.UNKNOWN_TOOL or "result" not in exchange.response.payload:
+            return None
+        result = exchange.response.payload["result"]
+        message = (
+            f"{describe_call(exchange, verdict)}: unknown tool answered with an isError result; "
+            "unknown tools stay JSON-RPC protocol errors (-32602)"
+        )
+        text = first_text(result) if isinstance(result, dict) else None
+        error = unknown_tool_error(verdict.tool or "?", text, result, ctx.provenance)
+        edit = replace_member(ctx.unit_text, exchange.response, "result", "error", error)
+        return Hit(
+            self.finding(exchange, verdict, ctx, message),
+            Rewrite(edit, "error", error, exchange.version),
+        )

@@ -1,0 +1,68 @@
+"""A `tools/call` error that the evidence cannot place.
+
+The server answered with a JSON-RPC error, but nothing settles whether the
+arguments were at fault: no complete tool catalog in the transcript (so the
+tool may not exist) and a message in no known wording, or a message that does
+not say what went wrong while the arguments break the tool's `inputSchema`.
+
+The finding lists the evidence that was there. Record the `tools/list`
+exchange with the traffic (or add the server's message wording to the
+configuration) and the rule turns into MCP101 or disappears.
+
+With `--unsafe-fixes`, `fix` treats it as an input validation error and
+rewrites it as MCP101 would.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params"}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool search: Invalid params"}],"isError":true,"_meta":{"dev.mcp-migrate/original-error":{"code":-32602,"message":"Invalid params"}}}}
+```
+
+## Why
+
+A guess that rewrites an unknown-tool error into a tool result would break
+the rule the other way; the migrator only guesses when asked to.
+"""
+
+from __future__ import annotations
+
+from migrator.classify import Outcome, Verdict
+from migrator.findings import FixSafety, Severity
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
+from migrator.rules.mcp101_validation_error_as_protocol_error import rewrite_as_tool_error
+from migrator.session import Exchange
+
+INFO = RuleInfo(
+    code="MCP103",
+    slug="ambiguous-tools-call-error",
+    summary="a tools/call error the evidence cannot place (no catalog, unclear message)",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.UNSAFE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class AmbiguousToolsCallError(ToolCallRule):
+    """MCP103."""
+
+    def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
+        if verdict.outcome is not Outcome.AMBIGUOUS:
+            return None
+        error = exchange.response.payload["error"]
+        code = error.get("code") if isinstance(error, dict) else None
+        message = (
+            f"{describe_call(exchange, verdict)}: JSON-RPC error {code} may be an input "
+            "validation failure or an unknown tool; the transcript does not say which"
+        )
+        return Hit(
+            self.finding(exchange, verdict, ctx, message),
+            rewrite_as_tool_error(exchange, verdict, ctx),
+        )

@@ -1,0 +1,65 @@
+"""A known tool, called with valid arguments, failed, and the server sent a JSON-RPC error.
+
+The arguments satisfy the tool's `inputSchema` and the message reads as a
+failure while running the tool (an API that timed out, a refused connection,
+a business rule). The specification lists API failures and business logic
+errors as *tool execution errors*, reported in the result with `isError: true`
+so the model can react (retry later, pick another approach, tell the user).
+
+This is an `info` finding with an unsafe fix: the wording is a heuristic, and
+a real internal server error must stay a protocol error.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":30,"error":{"code":-32603,"message":"fetch failed: ECONNREFUSED 10.0.0.7:443"}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":30,"result":{"content":[{"type":"text","text":"fetch failed: ECONNREFUSED 10.0.0.7:443"}],"isError":true,"_meta":{"dev.mcp-migrate/original-error":{"code":-32603,"message":"fetch failed: ECONNREFUSED 10.0.0.7:443"}}}}
+```
+
+## Why
+
+An execution failure the model never sees turns into a silent dead end; as a
+tool result it can be explained to the user or worked around.
+"""
+
+from __future__ import annotations
+
+from migrator.classify import Outcome, Verdict
+from migrator.findings import FixSafety, Severity
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
+from migrator.rules.mcp101_validation_error_as_protocol_error import rewrite_as_tool_error
+from migrator.session import Exchange
+
+INFO = RuleInfo(
+    code="MCP104",
+    slug="tool-failure-as-protocol-error",
+    summary="a known tool with valid arguments failed and the failure was sent as a JSON-RPC error",
+    default_severity=Severity.INFO,
+    fix=FixSafety.UNSAFE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class ToolFailureAsProtocolError(ToolCallRule):
+    """MCP104."""
+
+    def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
+        if verdict.outcome is not Outcome.TOOL_FAILURE:
+            return None
+        error = exchange.response.payload["error"]
+        code = error.get("code") if isinstance(error, dict) else None
+        message = (
+            f"{describe_call(exchange, verdict)}: a tool execution failure sent as JSON-RPC "
+            f"error {code}; it could be a tool result with isError: true"
+        )
+        return Hit(
+            self.finding(exchange, verdict, ctx, message),
+            rewrite_as_tool_error(exchange, verdict, ctx),
+        )

@@ -1,0 +1,38 @@
+"""A line of the transcript is not valid UTF-8.
+
+JSON text exchanged between systems must be UTF-8. The line is reported with
+the column of the first bad byte and `fix` copies it through unchanged.
+
+## Before
+
+```text
+{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"caf\\xe9"}}
+```
+
+(the byte `0xE9` alone, as Latin-1 writes "é")
+
+## After
+
+The line is left exactly as it was.
+
+## Why
+
+Guessing an encoding could change the bytes of evidence; the migrator reports
+and keeps them instead.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import FixSafety, Severity
+from migrator.rules import RuleInfo, register_info
+
+INFO = register_info(
+    RuleInfo(
+        code="MCP302",
+        slug="invalid-utf8",
+        summary="a line that is not valid UTF-8 (reported, passed through unchanged)",
+        default_severity=Severity.ERROR,
+        fix=FixSafety.NONE,
+        doc=__doc__ or "",
+    )
+)

@@ -1,0 +1,276 @@
+"""The session model: who said what to whom, in which protocol version.
+
+Messages go in one at a time, in file order; completed request/response pairs
+(:class:`Exchange`) come out. The tracker keeps only what is in flight, so a
+file of any size is read in bounded memory.
+
+Facts it relies on:
+
+* Client and server number their requests independently: the same id can be
+  in flight both ways at once, so pending requests are keyed by direction and
+  id, and an id keeps its JSON type (``1`` and ``"1"`` are different ids).
+* A new ``initialize`` starts a new session in the same file.
+* The protocol version is what the server agreed in the ``initialize`` result;
+  2026-07-28 traffic without a handshake names it per request in
+  ``params._meta["io.modelcontextprotocol/protocolVersion"]``.
+* The tool catalog comes from ``tools/list`` results, page by page
+  (``nextCursor``); ``notifications/tools/list_changed`` makes it stale.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from migrator.model import Direction, Kind, SourceMessage
+
+PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
+
+C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
+
+# Requests only a server sends to its client.
+SERVER_REQUESTS = frozenset({"sampling/createMessage", "roots/list", "elicitation/create"})
+# Requests either side may send.
+EITHER_SIDE_REQUESTS = frozenset({"ping"})
+# Notifications only a server sends.
+SERVER_NOTIFICATIONS = frozenset({
+    "notifications/tools/list_changed", "notifications/resources/list_changed",
+    "notifications/prompts/list_changed", "notifications/resources/updated",
+    "notifications/message", "notifications/elicitation/complete",
+})  # fmt: skip
+
+MAX_PENDING = 100_000  # far above any real in-flight count; bounds memory on broken files
+
+
+def id_key(request_id: Any) -> tuple[str, Any]:
+    """A hashable key for an id that keeps its JSON type apart."""
+    if isinstance(request_id, (dict, list)):
+        return ("json", json.dumps(request_id, sort_keys=True))
+    return (type(request_id).__name__, request_id)
+
+
+@dataclass
+class Catalog:
+    """The tools a server listed in one session."""
+
+    tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+    complete: bool = False  # a full listing (every page) has been seen
+    stale: bool = False  # list_changed arrived after the last full listing
+    line: int | None = None  # where the last listing ended
+    _paging: dict[str, dict[str, Any]] | None = None
+    _paging_from_start: bool = False
+
+    @property
+    def authoritative(self) -> bool:
+        """True when absence from the catalog means the tool does not exist."""
+        return self.complete and not self.stale
+
+    def describe(self) -> str:
+        """A short account for evidence lines."""
+        if not self.complete:
+            return "no complete tools/list seen"
+        where = f" (tools/list result at line {self.line})" if self.line else ""
+        if self.stale:
+            return f"catalog of {len(self.tools)} tools{where}, stale after tools/list_changed"
+        return f"complete catalog of {len(self.tools)} tools{where}"
+
+    def start_listing(self, from_start: bool) -> None:
+        if from_start or self._paging is None:
+            self._paging = {}
+            self._paging_from_start = from_start
+
+    def add_page(self, result: Any, line: int) -> None:
+        if not isinstance(result, dict):
+            return
+        if self._paging is None:  # a result whose request we did not see
+            self._paging, self._paging_from_start = {}, False
+        tools = result.get("tools")
+        if isinstance(tools, list):
+            for tool in tools:
+                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                    self._paging[tool["name"]] = tool
+        if result.get("nextCursor") is None:
+            self.tools = self._paging
+            self.complete = self._paging_from_start
+            self.stale = False
+            self.line = line
+            self._paging = None
+        else:  # more pages to come; until then the old listing stands
+            self.tools = {**self.tools, **self._paging}
+
+
+@dataclass
+class Session:
+    """One initialize-to-initialize stretch of a transcript."""
+
+    number: int
+    version: str | None = None
+    version_source: str = "no initialize seen"
+    catalog: Catalog = field(default_factory=Catalog)
+
+
+@dataclass
+class PendingRequest:
+    message: SourceMessage
+    direction: Direction
+    method: str
+    session: Session
+
+
+@dataclass
+class Exchange:
+    """A response with the request it answers (when that was seen)."""
+
+    request: SourceMessage | None
+    response: SourceMessage
+    method: str | None
+    direction: Direction | None  # the request's direction
+    session: Session
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def version(self) -> str | None:
+        """The protocol version governing this exchange."""
+        if self.request is not None:
+            meta_version = request_meta_version(self.request.payload)
+            if meta_version is not None:
+                return meta_version
+        return self.session.version
+
+    @property
+    def version_source(self) -> str:
+        """Where :attr:`version` came from."""
+        if self.request is not None and request_meta_version(self.request.payload) is not None:
+            return f"request _meta {PROTOCOL_VERSION_META}"
+        return self.session.version_source
+
+
+def request_meta_version(payload: Any) -> str | None:
+    """The per-request protocol version of 2026-07-28 traffic, if any."""
+    params = payload.get("params") if isinstance(payload, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(PROTOCOL_VERSION_META) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
+
+
+class SessionTracker:
+    """Feeds on messages in order and pairs responses with their requests."""
+
+    def __init__(self, assumed_version: str | None = None) -> None:
+        self.assumed_version = assumed_version
+        self.sessions = 0
+        self.session = self._new_session()
+        self.pending: OrderedDict[tuple[Direction, tuple[str, Any]], PendingRequest] = OrderedDict()
+        self.messages = 0
+
+    def _new_session(self) -> Session:
+        self.sessions += 1
+        session = Session(self.sessions)
+        if self.assumed_version is not None:
+            session.version = self.assumed_version
+            session.version_source = "assumed (--assume-version; no initialize seen)"
+        return session
+
+    def observe(self, message: SourceMessage) -> Exchange | None:
+        """Take the next message; return the exchange it completes, if any."""
+        self.messages += 1
+        kind = message.kind
+        payload = message.payload
+        if kind is Kind.REQUEST:
+            self._on_request(message, payload)
+        elif kind is Kind.NOTIFICATION:
+            if message.direction is None:
+                message.direction = S2C if payload["method"] in SERVER_NOTIFICATIONS else C2S
+            if payload["method"] == "notifications/tools/list_changed":
+                self.session.catalog.stale = True
+        elif kind in (Kind.RESULT, Kind.ERROR):
+            return self._on_response(message, payload)
+        return None
+
+    def _on_request(self, message: SourceMessage, payload: dict[str, Any]) -> None:
+        method: str = payload["method"]
+        key = id_key(payload["id"])
+        if message.direction is None:
+            message.direction = self._infer_request_direction(method, key)
+        if method == "initialize":
+            self.session = self._new_session()
+            self.pending.clear()  # what the old session left unanswered stays unanswered
+            params = payload.get("params")
+            requested = params.get("protocolVersion") if isinstance(params, dict) else None
+            if isinstance(requested, str):
+                self.session.version = requested
+                self.session.version_source = "initialize request (no result seen yet)"
+        elif method == "tools/list":
+            params = payload.get("params")
+            cursor = params.get("cursor") if isinstance(params, dict) else None
+            self.session.catalog.start_listing(from_start=cursor is None)
+        slot = (message.direction, key)
+        self.pending.pop(slot, None)  # a reused id replaces the old request
+        self.pending[slot] = PendingRequest(message, message.direction, method, self.session)
+        if len(self.pending) > MAX_PENDING:
+            self.pending.popitem(last=False)
+
+    def _infer_request_direction(self, method: str, key: tuple[str, Any]) -> Direction:
+        if method in SERVER_REQUESTS:
+            return S2C
+        if method in EITHER_SIDE_REQUESTS and (C2S, key) in self.pending:
+            # The client cannot reuse an id it has in flight: this one is the server's.
+            return S2C
+        return C2S
+
+    def _on_response(self, message: SourceMessage, payload: dict[str, Any]) -> Exchange:
+        key = id_key(payload["id"])
+        notes: list[str] = []
+        pending: PendingRequest | None
+        if message.direction is not None:
+            pending = self.pending.pop((message.direction.reverse, key), None)
+        else:
+            pending = self._match_undirected(payload, key, notes)
+            if pending is not None:
+                message.direction = pending.direction.reverse
+        if pending is None:
+            notes.append(f"no request with id {json.dumps(payload['id'])} is in flight")
+            return Exchange(None, message, None, None, self.session, notes)
+        exchange = Exchange(
+            pending.message, message, pending.method, pending.direction, pending.session, notes
+        )
+        self._learn(exchange, payload)
+        return exchange
+
+    def _match_undirected(
+        self, payload: dict[str, Any], key: tuple[str, Any], notes: list[str]
+    ) -> PendingRequest | None:
+        to_client = self.pending.get((C2S, key))
+        to_server = self.pending.get((S2C, key))
+        if to_client is None or to_server is None:
+            chosen = to_client or to_server
+        else:
+            result = payload.get("result")
+            looks_like_tool_result = isinstance(result, dict) and "content" in result
+            if to_client.method == "tools/call" and (looks_like_tool_result or "error" in payload):
+                chosen = to_client
+            elif to_server.method == "tools/call" and looks_like_tool_result:
+                chosen = to_server
+            else:
+                chosen = min((to_client, to_server), key=lambda p: p.message.line)
+            notes.append(
+                f"id {json.dumps(payload['id'])} was in flight both ways; "
+                f"paired with the {chosen.method} request at line {chosen.message.line}"
+            )
+        if chosen is not None:
+            del self.pending[(chosen.direction, key)]
+        return chosen
+
+    def _learn(self, exchange: Exchange, payload: dict[str, Any]) -> None:
+        result = payload.get("result")
+        if exchange.method == "initialize" and isinstance(result, dict):
+            version = result.get("protocolVersion")
+            if isinstance(version, str):
+                exchange.session.version = version
+                exchange.session.version_source = (
+                    f"initialize result at line {exchange.response.line}"
+                )
+        elif exchange.method == "tools/list" and "result" in payload:
+            exchange.session.catalog.add_page(result, exchange.response.line)
