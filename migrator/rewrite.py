@@ -12,7 +12,7 @@ from typing import Any
 
 from migrator import jsontext
 from migrator.classify import Verdict
-from migrator.messages import MessageKind
+from migrator.messages import Issue, MessageKind
 from migrator.model import Edit, SourceMessage
 
 PROVENANCE_KEY = "dev.mcp-migrate/original-error"
@@ -30,25 +30,27 @@ def validation_text(verdict: Verdict, original_message: Any) -> str:
 
     Keeps the server's own words. A zod or pydantic dump becomes one
     ``- <message> at <path>`` line per issue; a bare "Invalid params" is
-    explained from the arguments validated against the tool's inputSchema.
+    explained from the arguments validated against the tool's inputSchema; a
+    specific sentence (a business rule: "Dates must be in the future") is kept
+    as it is.
     """
     reading = verdict.reading
     tool = verdict.tool or "?"
     original = reading.text if reading is not None else str(original_message)
-    issues = reading.issues if reading is not None else ()
-    header = reading.header if reading is not None else original
-    if reading is not None and reading.kind is MessageKind.VALIDATION and issues:
+    if reading is not None and reading.issues and reading.kind is MessageKind.VALIDATION:
+        header = reading.header
         if not header or tool not in header:
             header = f"Invalid arguments for tool {tool}" + (f" ({header})" if header else "")
-    elif verdict.schema_issues:
-        issues = verdict.schema_issues
-        header = f"Invalid arguments for tool {tool}: {original}" if tool not in original else original
-    elif tool not in original:
-        header = f"Invalid arguments for tool {tool}: {original}"
-    else:
-        header = original
-    if not issues:
-        return header
+        return _with_issues(header, reading.issues)
+    generic = reading is None or reading.kind is MessageKind.GENERIC_VALIDATION
+    if generic and verdict.schema_issues:
+        return _with_issues(f"{original.rstrip('.')} (tool {tool})", verdict.schema_issues)
+    if generic:
+        return f"{original.rstrip('.')} (tool {tool}): the arguments were rejected"
+    return original
+
+
+def _with_issues(header: str, issues: tuple[Issue, ...]) -> str:
     return header.rstrip(":") + ":\n" + "\n".join(f"- {issue.render()}" for issue in issues)
 
 

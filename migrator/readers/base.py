@@ -47,7 +47,11 @@ def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem |
     try:
         end = jsontext.value_end(text, start)
     except json.JSONDecodeError as exc:
-        return Problem(UNPARSEABLE_LINE, f"not valid JSON: {exc.msg}", line_no, exc.pos + 1)
+        if exc.pos >= len(text.rstrip("\r\n")) - 1 or exc.msg.startswith("Unterminated"):
+            reason = "the line ends inside a JSON value (truncated?)"
+        else:
+            reason = exc.msg.removesuffix(" at")
+        return Problem(UNPARSEABLE_LINE, f"not valid JSON: {reason}", line_no, exc.pos + 1)
     except RecursionError:
         return Problem(UNPARSEABLE_LINE, "JSON nested too deeply to read", line_no, start + 1)
     rest = jsontext.skip_ws(text, end)
