@@ -22,6 +22,9 @@ from migrator.rules.base import Hit, Rewrite, RuleContext
 from migrator.session import SessionTracker
 
 
+UNKNOWN_VERSION_TARGET = "2025-11-25"
+
+
 @dataclass(frozen=True)
 class Options:
     """How to process files; the CLI and configuration fill it in."""
@@ -139,7 +142,9 @@ def rewrite_problems(payload: object, member: str, version: str | None) -> list[
     """Why a rewritten response is invalid (empty when it is valid)."""
     from migrator import schemas
 
-    governing = schemas.closest_version(version)
+    # Without a known version the rewrite is written as SEP-1303 defines it
+    # (2025-11-25, no resultType) and validated as that.
+    governing = schemas.closest_version(version or UNKNOWN_VERSION_TARGET)
     problems: list[str] = []
     envelope = "JSONRPCResultResponse" if member == "result" else "JSONRPCErrorResponse"
     for error in schemas.jsonrpc_validator(envelope).iter_errors(payload):

@@ -1,0 +1,66 @@
+"""Inputs that `fix` must leave byte-identical, each with why (the pyupgrade table)."""
+
+from __future__ import annotations
+
+import pytest
+
+from migrator.api import check_text, fix_text
+from migrator.engine import Options
+
+INIT = (
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'
+    '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n'
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n'
+    '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}}]}}\n'
+)
+
+
+def call(request_id: object, params: str) -> str:
+    return f'{{"jsonrpc":"2.0","id":{request_id},"method":"tools/call","params":{params}}}\n'
+
+
+NO_OP = [
+    pytest.param(INIT + call(5, '{"name":"nope","arguments":{}}') + '{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"MCP error -32602: Tool nope not found"}}\n',
+                 id="unknown tool stays a protocol error (message says so)"),
+    pytest.param(INIT + call(5, '{"name":"gone","arguments":{}}') + '{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid params"}}\n',
+                 id="unknown tool stays a protocol error (absent from a complete catalog)"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":[1,2]}') + '{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}\n',
+                 id="malformed request: arguments is an array"),
+    pytest.param(INIT + call(5, '{"arguments":{}}') + '{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"[{\\"code\\":\\"invalid_type\\",\\"path\\":[\\"params\\",\\"name\\"],\\"message\\":\\"Required\\"}]"}}\n',
+                 id="malformed request: name missing, zod path under params"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":{"a":1}}') + '{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Invalid Request"}}\n',
+                 id="-32600 invalid request is about the request, not arguments"),
+    pytest.param(INIT + '{"jsonrpc":"2.0","id":5,"method":"tools/frobnicate","params":{}}\n{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid request parameters"}}\n',
+                 id="-32602 to a method that is not tools/call is not ours"),
+    pytest.param(INIT + '{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"x"}}\n{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid params"}}\n',
+                 id="invalid params on resources/read is a protocol error by design"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":{"a":1}}') + '{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"Internal error"}}\n',
+                 id="a plain internal server error stays a protocol error"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":{"a":"x"}}') + '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a must be a number"}],"isError":true}}\n',
+                 id="already migrated: validation error as isError result"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":{"a":1}}') + '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"1"}]}}\n',
+                 id="a successful call"),
+    pytest.param('{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params"}}\n',
+                 id="a response whose request is not in the file: the method is unknown"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":{"a":"x"}}') + '{"jsonrpc":"2.0","id":"5","error":{"code":-32602,"message":"Invalid params"}}\n',
+                 id="id 5 and id \"5\" are different requests"),
+    pytest.param(INIT + call(5, '{"name":"add","arguments":{"a":"x"}}') + '{"jsonrpc":"2.0","id":5,"method":"ping"}\n',
+                 id="an unanswered call has nothing to rewrite"),
+    pytest.param("", id="empty file"),
+    pytest.param("\n\n  \n", id="blank lines"),
+    pytest.param('{"ts":"t","direction":"client->server","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}\n{"summary":{"messages":1}}\n',
+                 id="envelope summary line is not a message"),
+]
+
+
+@pytest.mark.parametrize("text", NO_OP)
+def test_fix_leaves_input_unchanged(text: str) -> None:
+    after, report = fix_text(text, options=Options(unsafe_fixes=True))
+    assert after == text
+    assert report.fixes == 0
+
+
+@pytest.mark.parametrize("text", NO_OP)
+def test_check_reports_nothing_fixable(text: str) -> None:
+    report = check_text(text)
+    assert [f.code for f in report.findings if f.fixable] == []
