@@ -164,7 +164,7 @@ def _fixing(options: Options | None) -> Options:
 
 def _open(path: str | Path) -> io.BufferedReader:
     try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        return Path(path).open("rb")  # the caller closes it
     except IsADirectoryError as exc:
         raise InputError("is a folder, not a transcript file", path=str(path)) from exc
     except OSError as exc:

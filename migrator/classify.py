@@ -93,7 +93,7 @@ class ArgumentChecker:
             default = Draft202012Validator if newer else Draft7Validator
             try:
                 cls = validator_for(schema, default=default)
-                cls.check_schema(schema)
+                cls.check_schema(schema)  # type: ignore[arg-type]  # booleans are schemas too
                 validator = cls(schema)
             except Exception:  # not a valid schema: no evidence from it
                 validator = None

@@ -16,7 +16,6 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TextIO
 
 from migrator import __version__

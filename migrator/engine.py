@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
+from typing import Any
 
 from migrator.classify import ArgumentChecker, classify
 from migrator.errors import UnsafeRewriteError
@@ -20,7 +21,6 @@ from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules
 from migrator.rules.base import Hit, Rewrite, RuleContext
 from migrator.session import SessionTracker
-
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
 
@@ -138,7 +138,7 @@ def _validate_rewrite(unit: Unit, message: SourceMessage, hit: Hit, path: str) -
         )
 
 
-def rewrite_problems(payload: object, member: str, version: str | None) -> list[str]:
+def rewrite_problems(payload: Any, member: str, version: str | None) -> list[str]:
     """Why a rewritten response is invalid (empty when it is valid)."""
     from migrator import schemas
 

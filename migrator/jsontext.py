@@ -124,7 +124,9 @@ class JsonStyle:
 COMPACT = JsonStyle()
 SPACED = JsonStyle(", ", ": ")
 
-_NON_ASCII_ESCAPE = re.compile(r"\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])[0-9a-fA-F]{2}")
+_NON_ASCII_ESCAPE = re.compile(
+    r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})"
+)
 
 
 def detect_style(text: str) -> JsonStyle:

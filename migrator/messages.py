@@ -123,12 +123,10 @@ def read_message(message: Any) -> MessageReading:
             return MessageReading(MessageKind.UNKNOWN_TOOL, "unknown-tool wording", text, text, tool)
     ts = _TS_INVALID_ARGS.match(text)
     if ts:
-        issues = _zod_issues(ts.group("rest"))
-        header = f"Invalid arguments for tool {ts.group('tool')}"
-        if issues is None:
-            header = text
+        dump = _zod_issues(ts.group("rest"))
+        header = f"Invalid arguments for tool {ts.group('tool')}" if dump is not None else text
         return MessageReading(
-            MessageKind.VALIDATION, "TypeScript SDK", text, header, ts.group("tool"), tuple(issues or ())
+            MessageKind.VALIDATION, "TypeScript SDK", text, header, ts.group("tool"), tuple(dump or ())
         )
     zod = _zod_issues(text)
     if zod is not None:

@@ -106,6 +106,7 @@ class Session:
     """One initialize-to-initialize stretch of a transcript."""
 
     number: int
+    messages: int = 0  # messages seen in this session
     version: str | None = None
     version_source: str = "no initialize seen"
     catalog: Catalog = field(default_factory=Catalog)
@@ -147,6 +148,31 @@ class Exchange:
         return self.session.version_source
 
 
+# The member that marks a method's result, to tell apart two requests with the
+# same id in flight both ways when the transcript has no direction markers.
+_RESULT_MARKERS = {
+    "tools/call": "content", "tools/list": "tools", "initialize": "protocolVersion",
+    "sampling/createMessage": "model", "roots/list": "roots", "elicitation/create": "action",
+    "resources/list": "resources", "resources/read": "contents", "prompts/list": "prompts",
+    "prompts/get": "messages", "completion/complete": "completion",
+}  # fmt: skip
+
+
+def _fits(method: str, payload: dict[str, Any]) -> bool:
+    """Whether a response looks like the answer to ``method``."""
+    if "error" in payload:
+        return False
+    result = payload.get("result")
+    if not isinstance(result, dict):
+        return False
+    marker = _RESULT_MARKERS.get(method)
+    if marker is None:  # ping and friends answer with an empty result
+        return not (result.keys() - {"_meta"})
+    if method == "tools/call":
+        return isinstance(result.get("content"), list)
+    return marker in result
+
+
 def request_meta_version(payload: Any) -> str | None:
     """The per-request protocol version of 2026-07-28 traffic, if any."""
     params = payload.get("params") if isinstance(payload, dict) else None
@@ -176,6 +202,7 @@ class SessionTracker:
     def observe(self, message: SourceMessage) -> Exchange | None:
         """Take the next message; return the exchange it completes, if any."""
         self.messages += 1
+        self.session.messages += 1
         kind = message.kind
         payload = message.payload
         if kind is Kind.REQUEST:
@@ -195,7 +222,9 @@ class SessionTracker:
         if message.direction is None:
             message.direction = self._infer_request_direction(method, key)
         if method == "initialize":
-            self.session = self._new_session()
+            if self.session.messages > 1:  # not the first thing in the file
+                self.session = self._new_session()
+                self.session.messages = 1
             self.pending.clear()  # what the old session left unanswered stays unanswered
             params = payload.get("params")
             requested = params.get("protocolVersion") if isinstance(params, dict) else None
@@ -247,13 +276,10 @@ class SessionTracker:
         if to_client is None or to_server is None:
             chosen = to_client or to_server
         else:
-            result = payload.get("result")
-            looks_like_tool_result = isinstance(result, dict) and "content" in result
-            if to_client.method == "tools/call" and (looks_like_tool_result or "error" in payload):
-                chosen = to_client
-            elif to_server.method == "tools/call" and looks_like_tool_result:
-                chosen = to_server
-            else:
+            fitting = [p for p in (to_client, to_server) if _fits(p.method, payload)]
+            if len(fitting) == 1:
+                chosen = fitting[0]
+            else:  # both fit, or neither: the older request is answered first
                 chosen = min((to_client, to_server), key=lambda p: p.message.line)
             notes.append(
                 f"id {json.dumps(payload['id'])} was in flight both ways; "

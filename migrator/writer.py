@@ -78,10 +78,10 @@ class AtomicWriter:
             now = Snapshot.of(self.target)
             if (now.size, now.mtime_ns) != (snapshot.size, snapshot.mtime_ns):
                 raise WriteError("file changed while it was being processed; not rewritten", path=str(self.target))
-            os.chmod(self.temp, stat.S_IMODE(snapshot.mode))
+            self.temp.chmod(stat.S_IMODE(snapshot.mode))
             with contextlib.suppress(PermissionError):
                 os.chown(self.temp, snapshot.uid, snapshot.gid)
-            os.replace(self.temp, self.target)
+            self.temp.replace(self.target)
         except WriteError:
             self.discard()
             raise

@@ -95,7 +95,7 @@ def test_fix_diff_writes_nothing_and_exits_1(old_copy: Path) -> None:
 
 
 def test_fix_in_place_keeps_mode_and_is_idempotent(old_copy: Path) -> None:
-    os.chmod(old_copy, 0o640)
+    old_copy.chmod(0o640)
     result = run_cli("fix", str(old_copy))
     assert result.code == 0, result.err
     assert stat.S_IMODE(old_copy.stat().st_mode) == 0o640
@@ -167,7 +167,7 @@ def test_missing_path_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_read_only_file_is_refused_and_untouched(old_copy: Path) -> None:
-    os.chmod(old_copy, 0o444)
+    old_copy.chmod(0o444)
     before = old_copy.read_bytes()
     result = run_cli("fix", str(old_copy))
     assert result.code == 2 and "read-only" in result.err

@@ -84,7 +84,7 @@ def test_fix_is_idempotent_and_keeps_other_bytes(text: str, unsafe: bool) -> Non
     assert second.fixes == 0
     before_lines, after_lines = split_lines(text), split_lines(after)
     assert len(before_lines) == len(after_lines)
-    changed = [i for i, (a, b) in enumerate(zip(before_lines, after_lines)) if a != b]
+    changed = [i for i, (a, b) in enumerate(zip(before_lines, after_lines, strict=True)) if a != b]
     assert len(changed) <= report.fixes
     for i in changed:
         old, new = before_lines[i], after_lines[i]

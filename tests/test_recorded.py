@@ -45,7 +45,7 @@ def test_old_sdk_fixed_matches_new_sdk_shape() -> None:
     invalid = [c["id"] for c in old["calls"] if c["category"] == "invalid-arguments"]
     assert invalid and report.fixes == len(invalid)
     for call_id in invalid:
-        line, message = fixed[call_id]
+        _, message = fixed[call_id]
         _, new_message = reference[call_id]
         assert "error" not in message and new_message["result"]["isError"] is True
         result = message["result"]

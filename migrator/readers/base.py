@@ -47,11 +47,13 @@ def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem |
     try:
         end = jsontext.value_end(text, start)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip("\r\n")) - 1 or exc.msg.startswith("Unterminated"):
+        content_end = len(text.rstrip("\r\n"))
+        if exc.pos >= content_end - 1 or exc.msg.startswith("Unterminated"):
             reason = "the line ends inside a JSON value (truncated?)"
         else:
             reason = exc.msg.removesuffix(" at")
-        return Problem(UNPARSEABLE_LINE, f"not valid JSON: {reason}", line_no, exc.pos + 1)
+        column = min(exc.pos, content_end) + 1
+        return Problem(UNPARSEABLE_LINE, f"not valid JSON: {reason}", line_no, column)
     except RecursionError:
         return Problem(UNPARSEABLE_LINE, "JSON nested too deeply to read", line_no, start + 1)
     rest = jsontext.skip_ws(text, end)
@@ -77,6 +79,6 @@ def messages_at(
         spans = jsontext.array_elements(text, start)
         return [
             SourceMessage(item, s, e, line_no, s + 1, direction, style, in_batch=True)
-            for item, (s, e) in zip(value, spans)
+            for item, (s, e) in zip(value, spans, strict=True)
         ]
     return [SourceMessage(value, start, end, line_no, start + 1, direction, style)]

@@ -1,0 +1,132 @@
+"""Readers: format detection, spans, directions, and lines that are not messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from migrator import jsontext
+from migrator.api import check_text
+from migrator.errors import UsageError
+from migrator.model import Direction
+from migrator.readers import InputFormat, detect
+from migrator.source import split_lines
+
+C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
+CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {}}}
+REPLY = {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
+
+
+def units(text: str, forced: InputFormat = InputFormat.AUTO) -> list:
+    lines = split_lines(text)
+    return list(detect(lines, forced).reader.units(lines))
+
+
+@pytest.mark.parametrize(
+    ("wrap", "expected_reason"),
+    [
+        (lambda d, m: {"ts": "x", "direction": d[0], "message": m}, "'direction'"),
+        (lambda d, m: {"seq": 1, "t": 1.5, "dir": d[1], "msg": m}, "'dir'"),
+        (lambda d, m: {"time": 1, "origin": d[2], "payload": m}, "'origin'"),
+        (lambda d, m: {"event": d[3], "data": m}, "'event'"),
+    ],
+)
+def test_envelope_vocabularies(wrap, expected_reason: str) -> None:
+    c2s = ("client->server", "c2s", "client", "send")
+    s2c = ("server->client", "s2c", "server", "recv")
+    text = json.dumps(wrap(c2s, CALL)) + "\n" + json.dumps(wrap(s2c, REPLY)) + "\n"
+    detection = detect(split_lines(text))
+    assert detection.reader.name == "envelope" and expected_reason in detection.reason
+    got = [m.direction for u in detection.reader.units(split_lines(text)) for m in u.messages]
+    assert got == [C2S, S2C]
+
+
+def test_relative_labels_are_oriented_by_content() -> None:
+    # A server-side recorder: it "sends" results and "receives" the client's calls.
+    text = (
+        json.dumps({"event": "recv", "data": CALL}) + "\n" + json.dumps({"event": "send", "data": REPLY}) + "\n"
+    )
+    got = [m.direction for u in units(text) for m in u.messages]
+    assert got == [C2S, S2C]
+
+
+def test_envelope_message_span_is_exact() -> None:
+    line = '{"ts": 1, "direction": "server->client", "message": {"jsonrpc":"2.0","id":1,"result":{}}, "note": "x"}\n'
+    (unit,) = units(line)
+    (message,) = unit.messages
+    assert line[message.start : message.end] == '{"jsonrpc":"2.0","id":1,"result":{}}'
+    assert message.column == line.index('{"jsonrpc"') + 1
+
+
+def test_forced_formats() -> None:
+    text = json.dumps({"direction": "c2s", "message": CALL}) + "\n"
+    assert detect(split_lines(text), InputFormat.WIRE).reader.name == "wire"
+    with pytest.raises(UsageError, match="no line wraps a JSON-RPC message"):
+        detect(split_lines(json.dumps(CALL) + "\n"), InputFormat.ENVELOPE)
+
+
+def test_batch_elements_have_their_own_spans() -> None:
+    line = '[{"jsonrpc":"2.0","method":"a"}, {"jsonrpc":"2.0","id":2,"method":"b"}]\n'
+    (unit,) = units(line)
+    assert [line[m.start : m.end] for m in unit.messages] == [
+        '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","id":2,"method":"b"}'
+    ]
+    assert all(m.in_batch for m in unit.messages)
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "column"),
+    [
+        ('{"jsonrpc":"2.0",\n', "MCP301", 18),
+        ('{"a":1} {"b":2}\n', "MCP301", 9),
+        ("garbage\n", "MCP301", 1),
+        ('{"text":"caf\udce9"}\n', "MCP302", 13),
+    ],
+)
+def test_problem_lines(line: str, code: str, column: int) -> None:
+    (unit,) = units(line)
+    assert unit.problem is not None and (unit.problem.code, unit.problem.column) == (code, column)
+    assert unit.messages == []
+
+
+def test_bom_is_kept_and_skipped() -> None:
+    text = "\ufeff" + json.dumps(CALL) + "\n"
+    (unit,) = units(text)
+    assert unit.text == text and len(unit.messages) == 1
+
+
+def test_member_spans_and_separators() -> None:
+    text = '{ "a" : 1 , "b":[1,2] ,"c": {"d": "\\u00e9"} }'
+    members = jsontext.object_members(text, 0)
+    assert [(m.key, text[m.value_start : m.value_end]) for m in members] == [
+        ("a", "1"), ("b", "[1,2]"), ("c", '{"d": "\\u00e9"}')
+    ]
+    assert members[0].separator(text) == " : "
+
+
+@pytest.mark.parametrize(
+    ("text", "items", "keys", "ascii_escapes"),
+    [
+        ('{"a":1,"b":[1,2]}', ",", ":", False),
+        ('{"a": 1, "b": [1, 2]}', ", ", ": ", False),
+        ('{"a": "x,y:z", "b": "\\u00e9"}', ", ", ": ", True),
+        ('{"a":"é"}', ",", ":", False),
+    ],
+)
+def test_style_detection(text: str, items: str, keys: str, ascii_escapes: bool) -> None:
+    style = jsontext.detect_style(text)
+    assert (style.item_separator, style.key_separator, style.ensure_ascii) == (items, keys, ascii_escapes)
+
+
+def test_verbose_names_the_detected_format(tmp_path) -> None:
+    from tests.conftest import run_cli
+
+    path = tmp_path / "e.jsonl"
+    path.write_text(json.dumps({"dir": "c2s", "msg": CALL}) + "\n")
+    result = run_cli("check", "-v", str(path))
+    assert f"{path}: envelope (envelope lines: messages under 'msg', direction from 'dir' (c2s=c2s))" in result.err
+
+
+def test_check_text_counts_messages() -> None:
+    assert check_text(json.dumps(CALL) + "\n" + json.dumps(REPLY) + "\n").messages == 2
