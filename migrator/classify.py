@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from migrator.messages import Issue, MessageKind, MessageReading, read_message
+from migrator.messages import Issue, MessageKind, MessageReader, MessageReading
 from migrator.session import Exchange
 
 INVALID_PARAMS = -32602
@@ -131,17 +131,24 @@ def _json_type(value: Any) -> str:
     return "an object"
 
 
-def classify(exchange: Exchange, checker: ArgumentChecker) -> Verdict | None:
+DEFAULT_READER = MessageReader()
+
+
+def classify(
+    exchange: Exchange, checker: ArgumentChecker, reader: MessageReader = DEFAULT_READER
+) -> Verdict | None:
     """The verdict on a ``tools/call`` exchange, or ``None`` when it is not one."""
     if exchange.method != "tools/call" or exchange.request is None:
         return None
     response = exchange.response.payload
     if "error" in response:
-        return _classify_error(exchange, response["error"], checker)
-    return _classify_result(exchange, response.get("result"))
+        return _classify_error(exchange, response["error"], checker, reader)
+    return _classify_result(exchange, response.get("result"), reader)
 
 
-def _classify_error(exchange: Exchange, error: Any, checker: ArgumentChecker) -> Verdict:
+def _classify_error(
+    exchange: Exchange, error: Any, checker: ArgumentChecker, reader: MessageReader
+) -> Verdict:
     assert exchange.request is not None
     request = exchange.request.payload
     code = error.get("code") if isinstance(error, dict) else None
@@ -153,7 +160,7 @@ def _classify_error(exchange: Exchange, error: Any, checker: ArgumentChecker) ->
         )
     params = request["params"]
     name: str = params["name"]
-    reading = read_message(error.get("message") if isinstance(error, dict) else None)
+    reading = reader.read(error.get("message") if isinstance(error, dict) else None)
     catalog = exchange.session.catalog
     tool = catalog.tools.get(name)
     evidence: list[str] = [f"error code {code}", f"message: {reading.dialect}"]
@@ -225,7 +232,7 @@ def _classify_error(exchange: Exchange, error: Any, checker: ArgumentChecker) ->
     return verdict(Outcome.SERVER_ERROR)
 
 
-def _classify_result(exchange: Exchange, result: Any) -> Verdict:
+def _classify_result(exchange: Exchange, result: Any, reader: MessageReader) -> Verdict:
     assert exchange.request is not None
     if call_shape_problem(exchange.request.payload) is not None:
         return Verdict(Outcome.TOOL_RESULT, ())
@@ -233,7 +240,7 @@ def _classify_result(exchange: Exchange, result: Any) -> Verdict:
     if not isinstance(result, dict) or result.get("isError") is not True:
         return Verdict(Outcome.TOOL_RESULT, (), name)
     catalog = exchange.session.catalog
-    reading = read_message(first_text(result))
+    reading = reader.read(first_text(result))
     evidence: list[str] = ["isError result"]
     if catalog.authoritative and name not in catalog.tools:
         evidence.append(f"{name!r} is absent from the {catalog.describe()}")

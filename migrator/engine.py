@@ -3,6 +3,7 @@
 :func:`process` is a generator of output text: it reads lazily and yields each
 unit of the input as it should be written, so a large file streams through in
 bounded memory. Findings are collected in the :class:`FileReport` passed in.
+:class:`Pipeline` is the same work pushed one unit at a time, for live traffic.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from migrator.classify import ArgumentChecker, classify
 from migrator.errors import UnsafeRewriteError
 from migrator.findings import Finding, FixSafety
+from migrator.messages import MessageReader
 from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules
@@ -35,6 +37,8 @@ class Options:
     assume_version: str | None = None
     input_format: InputFormat = InputFormat.AUTO
     apply_fixes: bool = False  # build and validate edits (fix); check only reports
+    unknown_tool_patterns: tuple[str, ...] = ()  # extra regexes for in-house servers
+    validation_patterns: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:
         """Whether a rule is selected."""
@@ -62,6 +66,57 @@ class FileReport:
         return self.fixes > 0
 
 
+class Pipeline:
+    """The session model and the rules, fed one unit at a time.
+
+    :func:`process` drives it over a file; the wire proxy drives it line by
+    line as traffic passes, so both share one implementation.
+    """
+
+    def __init__(self, path: str, options: Options, report: FileReport) -> None:
+        self.path = path
+        self.options = options
+        self.report = report
+        self.tracker = SessionTracker(options.assume_version)
+        self.checker = ArgumentChecker()
+        self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
+        self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
+        self.problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
+
+    def handle(self, unit: Unit) -> str:
+        """Judge every message of a unit; return the unit's text as it should be written.
+
+        Raises:
+            UnsafeRewriteError: a rewrite failed validation.
+        """
+        report, options = self.report, self.options
+        if unit.problem is not None:
+            if unit.problem.code in self.problem_codes:
+                report.findings.append(_problem_finding(self.path, unit.problem))
+            return unit.text
+        edits: list[Edit] = []
+        for message in unit.messages:
+            report.messages += 1
+            exchange = self.tracker.observe(message)
+            if exchange is None:
+                continue
+            verdict = classify(exchange, self.checker, self.reader)
+            if verdict is None:
+                continue
+            ctx = RuleContext(self.path, unit.text, options.provenance)
+            for rule in self.rules:
+                hit = rule.check(exchange, verdict, ctx)
+                if hit is None:
+                    continue
+                report.findings.append(hit.finding)
+                if options.apply_fixes and hit.rewrite and options.fix_allowed(hit.finding.fixable):
+                    _validate_rewrite(unit, message, hit, self.path)
+                    edits.append(hit.rewrite.edit)
+                    report.fixes += 1
+                break  # outcomes are exclusive: one rule per exchange
+        return apply_edits(unit.text, edits) if edits else unit.text
+
+
 def process(lines: Iterable[str], path: str, options: Options, report: FileReport) -> Iterator[str]:
     """Check (and with ``options.apply_fixes``, fix) one file, yielding its output text.
 
@@ -74,37 +129,9 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
     detection = detect(head, options.input_format)
     report.format = detection.reader.name
     report.detection = detection.reason
-    tracker = SessionTracker(options.assume_version)
-    checker = ArgumentChecker()
-    rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
-    problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
+    pipeline = Pipeline(path, options, report)
     for unit in detection.reader.units(chain(head, source)):
-        if unit.problem is not None:
-            if unit.problem.code in problem_codes:
-                report.findings.append(_problem_finding(path, unit.problem))
-            yield unit.text
-            continue
-        edits: list[Edit] = []
-        for message in unit.messages:
-            report.messages += 1
-            exchange = tracker.observe(message)
-            if exchange is None:
-                continue
-            verdict = classify(exchange, checker)
-            if verdict is None:
-                continue
-            ctx = RuleContext(path, unit.text, options.provenance)
-            for rule in rules:
-                hit = rule.check(exchange, verdict, ctx)
-                if hit is None:
-                    continue
-                report.findings.append(hit.finding)
-                if options.apply_fixes and hit.rewrite and options.fix_allowed(hit.finding.fixable):
-                    _validate_rewrite(unit, message, hit, path)
-                    edits.append(hit.rewrite.edit)
-                    report.fixes += 1
-                break  # outcomes are exclusive: one rule per exchange
-        yield apply_edits(unit.text, edits) if edits else unit.text
+        yield pipeline.handle(unit)
 
 
 def _problem_finding(path: str, problem: Problem) -> Finding:

@@ -111,8 +111,35 @@ def strip_mcp_prefix(text: str) -> str:
     return _MCP_PREFIX.sub("", text, count=1)
 
 
+class MessageReader:
+    """Reads messages with the built-in patterns plus a project's own.
+
+    In-house servers word their errors their own way; the configuration can
+    add regular expressions for unknown-tool and validation messages (an
+    unknown-tool pattern may name the tool with a ``(?P<tool>...)`` group).
+    """
+
+    def __init__(self, unknown_tool: tuple[str, ...] = (), validation: tuple[str, ...] = ()) -> None:
+        self.unknown_tool = tuple(re.compile(p) for p in unknown_tool)
+        self.validation = tuple(re.compile(p) for p in validation)
+
+    def read(self, message: Any) -> MessageReading:
+        """Read an error message (or an ``isError`` result's text)."""
+        if isinstance(message, str) and (self.unknown_tool or self.validation):
+            text = strip_mcp_prefix(message.strip())
+            for pattern in self.unknown_tool:
+                match = pattern.search(text)
+                if match:
+                    tool = match.groupdict().get("tool")
+                    return MessageReading(MessageKind.UNKNOWN_TOOL, "configured unknown-tool pattern", text, text, tool)
+            for pattern in self.validation:
+                if pattern.search(text):
+                    return MessageReading(MessageKind.VALIDATION, "configured validation pattern", text, text)
+        return read_message(message)
+
+
 def read_message(message: Any) -> MessageReading:
-    """Read an error message (or an ``isError`` result's text)."""
+    """Read an error message (or an ``isError`` result's text) with the built-in patterns."""
     if not isinstance(message, str):
         return MessageReading(MessageKind.UNCLEAR, "non-string message", "")
     text = strip_mcp_prefix(message.strip())

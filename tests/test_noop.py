@@ -64,3 +64,17 @@ def test_fix_leaves_input_unchanged(text: str) -> None:
 def test_check_reports_nothing_fixable(text: str) -> None:
     report = check_text(text)
     assert [f.code for f in report.findings if f.fixable] == []
+
+
+def test_configured_patterns_place_in_house_messages() -> None:
+    text = (
+        '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"q","arguments":{}}}\n'
+        '{"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"E42 bad field"}}\n'
+        '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"zz","arguments":{}}}\n'
+        '{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"no handler for zz"}}\n'
+    )
+    assert [f.code for f in check_text(text).findings] == ["MCP103"]
+    options = Options(validation_patterns=(r"^E42 ",), unknown_tool_patterns=(r"^no handler for (?P<tool>\S+)",))
+    report = check_text(text, options=options)
+    assert [(f.code, f.request_id) for f in report.findings] == [("MCP101", 5)]
+    assert "message: configured validation pattern" in report.findings[0].evidence

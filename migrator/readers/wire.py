@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
-from migrator.model import Problem, Unit
+from migrator.model import Direction, Problem, Unit
 from migrator.readers.base import messages_at, parse_json_line
 
 
@@ -26,11 +26,15 @@ class WireReader:
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
         """Yield one unit per line."""
         for line_no, text in enumerate(lines, start=1):
-            parsed = parse_json_line(text, line_no)
-            if parsed is None:
-                yield Unit(text, line_no)
-            elif isinstance(parsed, Problem):
-                yield Unit(text, line_no, problem=parsed)
-            else:
-                value, start, end = parsed
-                yield Unit(text, line_no, messages_at(text, value, start, end, line_no, None))
+            yield wire_unit(text, line_no)
+
+
+def wire_unit(text: str, line_no: int, direction: Direction | None = None) -> Unit:
+    """The unit for one wire line; ``direction`` when the caller knows it (a proxy does)."""
+    parsed = parse_json_line(text, line_no)
+    if parsed is None:
+        return Unit(text, line_no)
+    if isinstance(parsed, Problem):
+        return Unit(text, line_no, problem=parsed)
+    value, start, end = parsed
+    return Unit(text, line_no, messages_at(text, value, start, end, line_no, direction))

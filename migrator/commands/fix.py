@@ -1,0 +1,75 @@
+"""``mcp-migrate fix``: rewrite what the rules can fix."""
+
+from __future__ import annotations
+
+import argparse
+
+from migrator.commands import IO, formatter
+from migrator.commands.common import add_input_options, options_from_args, run_files
+from migrator.engine import FileReport
+from migrator.findings import FixSafety
+from migrator.reporters import RunResult
+
+NAME = "fix"
+HELP = "rewrite files in place (atomically)"
+EXIT_OK, EXIT_CHANGES, EXIT_ERROR = 0, 1, 2
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add fix's arguments."""
+    parser.description = "Rewrite what the rules can fix; every other byte stays as it was."
+    parser.formatter_class = formatter()
+    add_input_options(parser)
+    parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing; exit 1 if anything would change")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes (MCP102, MCP103, MCP104)")
+    parser.add_argument("--no-provenance", dest="provenance", action="store_false", help='do not keep the original under _meta["dev.mcp-migrate/original-error"]')
+
+
+def run(args: argparse.Namespace, io: IO) -> int:
+    """Fix the files (or print the diff)."""
+    from migrator import api
+    from migrator.diff import unified_diff
+
+    options = options_from_args(args)
+
+    def on_file(path: str) -> FileReport:
+        if args.diff:
+            outcome = api.fix_file(path, options, diff=True)
+            io.stdout.write(outcome.diff)
+            return outcome.report
+        return api.fix_file(path, options).report
+
+    def on_stdin(text: str, name: str) -> FileReport:
+        after, report = api.fix_text(text, name, options)
+        io.stdout.write(unified_diff(text, after, name) if args.diff else after)
+        return report
+
+    result = run_files(args, io, on_file, on_stdin)
+    if not args.quiet:
+        io.stderr.write(summary(result, args.diff, options.unsafe_fixes) + "\n")
+    if result.errors:
+        return EXIT_ERROR
+    changed = any(report.changed for report in result.files)
+    return EXIT_CHANGES if args.diff and changed else EXIT_OK
+
+
+def summary(result: RunResult, diff: bool, unsafe_fixes: bool) -> str:
+    """``Fixed 7 of 8 findings in 1 file (...)``."""
+    fixes = sum(r.fixes for r in result.files)
+    changed = sum(1 for r in result.files if r.changed)
+    findings = result.findings
+    verb = "Would fix" if diff else "Fixed"
+    line = (
+        f"{verb} {fixes} of {len(findings)} findings in {changed} file{'' if changed == 1 else 's'} "
+        f"({len(result.files)} read, {result.messages} messages, {result.seconds:.2f}s)"
+    )
+    remaining = len(findings) - fixes
+    if remaining:
+        line += f"; {remaining} left (see `mcp-migrate check`"
+        unsafe_left = sum(1 for f in findings if f.fixable is FixSafety.UNSAFE)
+        if unsafe_left and not unsafe_fixes:
+            line += f"; {unsafe_left} fixable with --unsafe-fixes"
+        line += ")"
+    if result.errors:
+        line += f"; {len(result.errors)} file error{'s' if len(result.errors) != 1 else ''}"
+    return line
