@@ -1,0 +1,176 @@
+"""MkDocs hook: render the CLI and rule references from the code at build time.
+
+A reference page holds a marker comment; ``on_page_markdown`` replaces it with markdown
+rendered from ``migrator.cli.build_parser()`` (the parser the command line really uses) or
+from ``migrator.rules.all_rules()`` (the rule registry). Nothing is written to disk, so the
+published reference cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+CLI_MARKER = "<!-- mcp-migrate:cli-reference -->"
+RULES_MARKER = "<!-- mcp-migrate:rules-reference -->"
+
+# The help text is rendered at a fixed width so the page does not depend on the terminal
+# the build happens to run in.
+HELP_WIDTH = "88"
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs: Any) -> str:
+    if CLI_MARKER in markdown:
+        markdown = markdown.replace(CLI_MARKER, render_cli_reference())
+    if RULES_MARKER in markdown:
+        markdown = markdown.replace(RULES_MARKER, render_rules_reference())
+    return markdown
+
+
+# --- CLI -------------------------------------------------------------------------------
+
+
+def render_cli_reference() -> str:
+    from migrator.cli import build_parser
+
+    parser = build_parser()
+    parts = [_render_parser(parser, parser.prog, level=2)]
+    for name, sub in _subcommands(parser):
+        parts.append(_render_parser(sub, f"{parser.prog} {name}", level=2))
+    return "\n\n".join(parts) + "\n"
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            seen: set[int] = set()
+            for name, sub in action.choices.items():
+                if id(sub) not in seen:  # aliases point at the same parser
+                    seen.add(id(sub))
+                    yield name, sub
+
+
+def _render_parser(parser: argparse.ArgumentParser, title: str, level: int) -> str:
+    anchor = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    lines = [f"{'#' * level} `{title}` {{#{anchor}}}", ""]
+    if parser.description:
+        lines += [parser.description.strip(), ""]
+    lines += ["```text", _format_help(parser).rstrip(), "```", ""]
+    rows = [_option_row(parser, action) for action in parser._actions if _documented(action)]
+    if rows:
+        lines += ["| argument | default | meaning |", "| --- | --- | --- |", *rows]
+    return "\n".join(lines)
+
+
+def _format_help(parser: argparse.ArgumentParser) -> str:
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = HELP_WIDTH
+    try:
+        return parser.format_help()
+    finally:
+        if previous is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = previous
+
+
+def _documented(action: argparse.Action) -> bool:
+    return (
+        action.help is not argparse.SUPPRESS
+        and not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+    )
+
+
+def _option_row(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
+    if action.option_strings:
+        name = ", ".join(f"`{opt}`" for opt in action.option_strings)
+    else:
+        name = f"`{action.metavar or action.dest}`"
+    if action.choices:
+        name += "<br>" + " \\| ".join(f"`{choice}`" for choice in action.choices)
+    default = action.default
+    shown_default = (
+        ""
+        if default in (None, False, argparse.SUPPRESS) or isinstance(action, argparse._VersionAction)
+        else f"`{default}`"
+    )
+    return f"| {name} | {shown_default} | {_cell(_expand_help(parser, action))} |"
+
+
+def _expand_help(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
+    text = action.help or ""
+    if "%" not in text:
+        return text
+    params = {k: v for k, v in vars(action).items() if v is not argparse.SUPPRESS}
+    params["prog"] = parser.prog
+    if params.get("choices") is not None:
+        params["choices"] = ", ".join(map(str, params["choices"]))
+    return text % params
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+# --- rules -----------------------------------------------------------------------------
+
+
+def render_rules_reference() -> str:
+    from migrator.rules import all_rules
+
+    rules = sorted(all_rules(), key=lambda rule: rule.code)
+    lines = [
+        "| code | name | default severity | fix | summary |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for rule in rules:
+        lines.append(
+            f"| [{rule.code}](#{rule.code.lower()}) | `{rule.slug}` "
+            f"| {_value(rule.default_severity)} | {_value(rule.fix)} | {_cell(rule.summary)} |"
+        )
+    parts = ["\n".join(lines)]
+    for rule in rules:
+        parts.append(
+            "\n".join(
+                [
+                    f"## {rule.code} `{rule.slug}` {{#{rule.code.lower()}}}",
+                    "",
+                    f"**{rule.summary.strip()}**",
+                    "",
+                    f"Default severity: **{_value(rule.default_severity)}**. "
+                    f"Fix: **{_value(rule.fix)}**. "
+                    f"Run `mcp-migrate explain {rule.code}` for the same text in a terminal.",
+                    "",
+                    demote_headings(rule.doc.strip(), by=1),
+                ]
+            )
+        )
+    return "\n\n".join(parts) + "\n"
+
+
+def _value(member: Any) -> str:
+    return str(getattr(member, "value", member))
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def demote_headings(markdown: str, by: int) -> str:
+    """Push every ATX heading outside fenced code down ``by`` levels."""
+    out = []
+    fence: str | None = None
+    for line in markdown.splitlines():
+        match = _FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker
+            elif marker == fence:
+                fence = None
+        elif fence is None and re.match(r"#{1,5} ", line):
+            line = "#" * by + line
+        out.append(line)
+    return "\n".join(out)

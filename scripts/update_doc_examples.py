@@ -1,0 +1,137 @@
+"""Regenerate the outputs of the documentation examples from the real migrator.
+
+Every folder under ``docs/examples/`` that holds a ``before.jsonl`` is a case. For each
+case this writes, next to ``before.jsonl``:
+
+- ``after.jsonl``: ``mcp-migrate fix -`` with ``before.jsonl`` on standard input;
+- ``fix.diff``: ``mcp-migrate fix --diff docs/examples/<case>/before.jsonl``;
+- ``check.txt``: ``mcp-migrate check docs/examples/<case>/before.jsonl``.
+
+It also writes ``docs/examples/home/{before,after}.json``: one response of one case before
+and after the fix, pretty-printed for the home page.
+
+Paths in the diff and the findings are relative to the repository root, which is where
+the commands run. ``tests/docs/test_examples.py`` renders the same outputs with
+``render_case`` and compares them with the files byte for byte.
+
+Usage: ``python scripts/update_doc_examples.py [--check]`` (``--check`` writes nothing and
+exits 1 if a file is out of date).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from migrator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = Path("docs", "examples")
+# The response the home page shows: (case, 1-based line in before.jsonl and after.jsonl).
+HIGHLIGHT = ("rmcp", 7)
+
+
+@dataclass(frozen=True)
+class Run:
+    exit_code: int
+    stdout: bytes
+    stderr: bytes
+
+
+def run_cli(argv: list[str], stdin: bytes = b"") -> Run:
+    """Run ``migrator.cli.main(argv)`` in-process with byte-exact standard streams."""
+
+    def stream(data: bytes = b"") -> io.TextIOWrapper:
+        # newline="" keeps line endings as they are; `.buffer` is there for byte I/O.
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="")
+
+    stdin_stream, stdout_stream, stderr_stream = stream(stdin), stream(), stream()
+    saved_stdin = sys.stdin
+    saved_color = os.environ.get("NO_COLOR")
+    os.environ["NO_COLOR"] = "1"
+    sys.stdin = stdin_stream
+    try:
+        with contextlib.redirect_stdout(stdout_stream), contextlib.redirect_stderr(stderr_stream):
+            exit_code = main(argv)
+    finally:
+        sys.stdin = saved_stdin
+        if saved_color is None:
+            del os.environ["NO_COLOR"]
+        else:
+            os.environ["NO_COLOR"] = saved_color
+    stdout_stream.flush()
+    stderr_stream.flush()
+    return Run(
+        exit_code,
+        stdout_stream.buffer.getvalue(),  # type: ignore[attr-defined]
+        stderr_stream.buffer.getvalue(),  # type: ignore[attr-defined]
+    )
+
+
+def cases(root: Path = ROOT) -> list[str]:
+    """Names of the example cases: the folders under docs/examples with a before.jsonl."""
+    return sorted(p.parent.name for p in (root / EXAMPLES).glob("*/before.jsonl"))
+
+
+def render_case(case: str) -> dict[str, bytes]:
+    """The generated files of one case, as the migrator produces them now.
+
+    Must run with the repository root as the working directory.
+    """
+    before = EXAMPLES / case / "before.jsonl"
+    return {
+        "after.jsonl": run_cli(["fix", "-"], stdin=before.read_bytes()).stdout,
+        "fix.diff": run_cli(["fix", "--diff", before.as_posix()]).stdout,
+        "check.txt": run_cli(["check", before.as_posix()]).stdout,
+    }
+
+
+def render_highlight() -> dict[Path, bytes]:
+    """The home page's pair: one response line of ``HIGHLIGHT``, before and after, indented."""
+    case, line = HIGHLIGHT
+    before = (EXAMPLES / case / "before.jsonl").read_bytes()
+    after = render_case(case)["after.jsonl"]
+
+    def pretty(jsonl: bytes) -> bytes:
+        message = json.loads(jsonl.decode("utf-8").splitlines()[line - 1])
+        return (json.dumps(message, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+    home = EXAMPLES / "home"
+    return {home / "before.json": pretty(before), home / "after.json": pretty(after)}
+
+
+def generated_files() -> dict[Path, bytes]:
+    """Every generated file and its current content, keyed by path relative to the root."""
+    files = {
+        EXAMPLES / case / name: content
+        for case in cases()
+        for name, content in render_case(case).items()
+    }
+    files.update(render_highlight())
+    return files
+
+
+def update(check_only: bool = False) -> list[Path]:
+    """Write (or with ``check_only``, only compare) every generated file; return the stale ones."""
+    os.chdir(ROOT)
+    stale = []
+    for path, content in generated_files().items():
+        if not path.exists() or path.read_bytes() != content:
+            stale.append(path)
+            if not check_only:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(content)
+    return stale
+
+
+if __name__ == "__main__":
+    check_only = "--check" in sys.argv[1:]
+    stale = update(check_only)
+    for path in stale:
+        print(f"{'out of date' if check_only else 'updated'}: {path.as_posix()}")
+    sys.exit(1 if check_only and stale else 0)

@@ -1,0 +1,213 @@
+"""Drive the built site in headless Chromium (Debian's, never a downloaded one).
+
+Run with ``pytest -m browser``. Locally the test skips when Chromium is missing; under CI
+(the ``CI`` environment variable is set) a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import threading
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+# --- internal links: no browser needed ------------------------------------------------
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"] or "")
+        if tag == "a" and values.get("name"):
+            self.ids.add(values["name"] or "")
+        for attr in ("href", "src"):
+            link = values.get(attr)
+            if link and not (tag == "link" and values.get("rel") in ("canonical", "alternate")):
+                self.links.append(link)
+
+
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_every_internal_link_resolves(built_site: Path) -> None:
+    prefix = f"/{built_site.name}/"
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) > 10
+    parsed = {page: _parse(page) for page in pages}
+    broken = []
+    for page, links in parsed.items():
+        base = "/" + page.relative_to(built_site.parent).as_posix()
+        for link in links.links:
+            parts = urlsplit(link)
+            if parts.scheme or parts.netloc or link.startswith(("mailto:", "javascript:")):
+                continue
+            url = urlsplit(urljoin(base, link))
+            if not url.path.startswith(prefix):
+                broken.append(f"{page.relative_to(built_site)}: {link} (outside the site)")
+                continue
+            target = built_site / unquote(url.path[len(prefix):])
+            if url.path.endswith("/"):
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{page.relative_to(built_site)}: {link}")
+            elif url.fragment and target.suffix == ".html":
+                ids = parsed[target].ids if target in parsed else _parse(target).ids
+                if unquote(url.fragment) not in ids:
+                    broken.append(f"{page.relative_to(built_site)}: {link} (no such anchor)")
+    assert not broken, "\n".join(broken[:50])
+
+
+# --- the browser ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(built_site.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/{built_site.name}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"under CI the browser test must run, but {CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser: object, site_url: str) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda msg: errors.append(f"{msg.text} ({msg.location.get('url')})")
+        if msg.type == "error"
+        else None,
+    )
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # The site must work offline: anything not served by our server is answered locally,
+    # so a fetch for, say, the repository's star count neither leaks nor errors.
+    page.route(
+        re.compile(r"^(?!http://127\.0\.0\.1:)"),
+        lambda route: route.fulfill(status=200, content_type="application/json", body="{}"),
+    )
+    page.console_errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
+    assert not errors, f"console errors: {errors}"
+
+
+def test_home_page_renders_with_before_after_tabs(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(site_url)
+    assert "mcp-migrate" in page.title()
+    labels = page.locator(".tabbed-labels").first.locator("label")
+    assert labels.all_inner_texts()[:2] == ["Before", "After"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
+
+
+def test_gallery_tabs_switch_together(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(site_url + "explanation/gallery/")
+    sets = page.locator(".tabbed-set")
+    assert sets.count() >= 6
+
+    def selected(index: int) -> str:
+        return sets.nth(index).locator(".tabbed-labels label").nth(
+            sets.nth(index).evaluate(
+                "s => [...s.querySelectorAll(':scope > input')].findIndex(i => i.checked)"
+            )
+        ).inner_text()
+
+    assert selected(0) == "Before" and selected(1) == "Before"
+    first_block = sets.nth(0).locator(".tabbed-content > .tabbed-block")
+    assert first_block.nth(0).is_visible() and not first_block.nth(1).is_visible()
+
+    sets.nth(0).locator(".tabbed-labels label", has_text="After").click()
+    assert selected(0) == "After"
+    assert first_block.nth(1).is_visible() and not first_block.nth(0).is_visible()
+    # content.tabs.link: every other Before/After group on the page follows
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.tabbed-set')].every(s =>"
+        " { const i = [...s.querySelectorAll(':scope > input')].findIndex(x => x.checked);"
+        "   return s.querySelectorAll('.tabbed-labels label')[i].innerText.trim() === 'After'; })"
+    )
+    assert selected(sets.count() - 1) == "After"
+    page.screenshot(path=str(ARTIFACTS / "gallery.png"), full_page=True)
+
+    sets.nth(1).locator(".tabbed-labels label", has_text="Before").click()
+    assert selected(0) == "Before"
+
+
+def test_search_finds_iserror(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(site_url)
+    search = page.locator("input.md-search__input")
+    search.click()
+    # typed key by key: the search listens to keyboard events, not only to value changes
+    search.press_sequentially("isError", delay=30)
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(state="visible", timeout=15000)
+    assert results.count() >= 1
+    assert "iserror" in page.locator(".md-search-result").inner_text().lower()
+
+
+def test_language_switch_reaches_the_chinese_page(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(site_url + "explanation/error-handling/")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator(".md-select__link[hreflang='zh']").click()
+    page.wait_for_url(re.compile(r"/zh/explanation/error-handling/"))
+    assert page.locator("html").get_attribute("lang") == "zh"
+    assert "协议错误" in page.locator("article").inner_text()
