@@ -78,9 +78,8 @@ def _format_help(parser: argparse.ArgumentParser) -> str:
 
 
 def _documented(action: argparse.Action) -> bool:
-    return (
-        action.help is not argparse.SUPPRESS
-        and not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+    return action.help is not argparse.SUPPRESS and not isinstance(
+        action, (argparse._HelpAction, argparse._SubParsersAction)
     )
 
 
@@ -94,7 +93,8 @@ def _option_row(parser: argparse.ArgumentParser, action: argparse.Action) -> str
     default = action.default
     shown_default = (
         ""
-        if default in (None, False, argparse.SUPPRESS) or isinstance(action, argparse._VersionAction)
+        if default in (None, False, argparse.SUPPRESS)
+        or isinstance(action, argparse._VersionAction)
         else f"`{default}`"
     )
     return f"| {name} | {shown_default} | {_cell(_expand_help(parser, action))} |"

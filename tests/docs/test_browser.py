@@ -34,6 +34,13 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The label of the selected tab of a tabbed set (JavaScript, given the set element).
+SELECTED_LABEL = (
+    "s => s.querySelectorAll(':scope > .tabbed-labels > label')"
+    "[[...s.querySelectorAll(':scope > input')].findIndex(i => i.checked)].innerText.trim()"
+)
+
+
 # --- internal links: no browser needed ------------------------------------------------
 
 
@@ -77,7 +84,7 @@ def test_every_internal_link_resolves(built_site: Path) -> None:
             if not url.path.startswith(prefix):
                 broken.append(f"{page.relative_to(built_site)}: {link} (outside the site)")
                 continue
-            target = built_site / unquote(url.path[len(prefix):])
+            target = built_site / unquote(url.path[len(prefix) :])
             if url.path.endswith("/"):
                 target = target / "index.html"
             if not target.exists():
@@ -134,9 +141,11 @@ def page(browser: object, site_url: str) -> Iterator[object]:
     errors: list[str] = []
     page.on(
         "console",
-        lambda msg: errors.append(f"{msg.text} ({msg.location.get('url')})")
-        if msg.type == "error"
-        else None,
+        lambda msg: (
+            errors.append(f"{msg.text} ({msg.location.get('url')})")
+            if msg.type == "error"
+            else None
+        ),
     )
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # The site must work offline: anything not served by our server is answered locally,
@@ -166,11 +175,7 @@ def test_gallery_tabs_switch_together(page, site_url: str) -> None:  # type: ign
     assert sets.count() >= 6
 
     def selected(index: int) -> str:
-        return sets.nth(index).locator(".tabbed-labels label").nth(
-            sets.nth(index).evaluate(
-                "s => [...s.querySelectorAll(':scope > input')].findIndex(i => i.checked)"
-            )
-        ).inner_text()
+        return str(sets.nth(index).evaluate(f"s => ({SELECTED_LABEL})(s)"))
 
     assert selected(0) == "Before" and selected(1) == "Before"
     first_block = sets.nth(0).locator(".tabbed-content > .tabbed-block")
@@ -181,9 +186,8 @@ def test_gallery_tabs_switch_together(page, site_url: str) -> None:  # type: ign
     assert first_block.nth(1).is_visible() and not first_block.nth(0).is_visible()
     # content.tabs.link: every other Before/After group on the page follows
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.tabbed-set')].every(s =>"
-        " { const i = [...s.querySelectorAll(':scope > input')].findIndex(x => x.checked);"
-        "   return s.querySelectorAll('.tabbed-labels label')[i].innerText.trim() === 'After'; })"
+        f"() => [...document.querySelectorAll('.tabbed-set')]"
+        f".every(s => ({SELECTED_LABEL})(s) === 'After')"
     )
     assert selected(sets.count() - 1) == "After"
     page.screenshot(path=str(ARTIFACTS / "gallery.png"), full_page=True)

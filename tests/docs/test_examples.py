@@ -86,7 +86,10 @@ def test_rewritten_cases_change_and_report(examples_script: ModuleType, case: st
     diff = (EXAMPLES / case / "fix.diff").read_text(encoding="utf-8")
     assert diff.startswith(f"--- a/docs/examples/{case}/before.jsonl\n")
     assert f"\n+++ b/docs/examples/{case}/before.jsonl\n" in diff
-    assert examples_script.run_cli(["fix", "--diff", f"docs/examples/{case}/before.jsonl"]).exit_code == 1
+    assert (
+        examples_script.run_cli(["fix", "--diff", f"docs/examples/{case}/before.jsonl"]).exit_code
+        == 1
+    )
     # One line in, one line out: the rewrite keeps the transcript's line structure.
     assert after.count(b"\n") == before.count(b"\n")
 

@@ -34,7 +34,8 @@ def test_every_page_has_a_chinese_counterpart() -> None:
     missing = [
         page
         for page in english_pages()
-        if page not in GENERATED_ENGLISH_ONLY and not (DOCS / page.replace(".md", ".zh.md")).exists()
+        if page not in GENERATED_ENGLISH_ONLY
+        and not (DOCS / page.replace(".md", ".zh.md")).exists()
     ]
     assert not missing, f"pages without a .zh.md translation: {missing}"
 
@@ -52,7 +53,9 @@ def test_generated_pages_exist_and_carry_their_marker() -> None:
     for page in GENERATED_ENGLISH_ONLY:
         assert (DOCS / page).exists(), page
     assert "<!-- mcp-migrate:cli-reference -->" in (DOCS / "migrator/reference/cli.md").read_text()
-    assert "<!-- mcp-migrate:rules-reference -->" in (DOCS / "migrator/reference/rules.md").read_text()
+    assert (
+        "<!-- mcp-migrate:rules-reference -->" in (DOCS / "migrator/reference/rules.md").read_text()
+    )
 
 
 def test_strict_build_passes(built_site: Path) -> None:
@@ -64,7 +67,9 @@ def test_every_rule_has_its_section_in_both_languages(built_site: Path) -> None:
     rules = all_rules()
     assert rules
     for prefix in ["", "zh/"]:
-        html = (built_site / prefix / "migrator/reference/rules/index.html").read_text(encoding="utf-8")
+        html = (built_site / prefix / "migrator/reference/rules/index.html").read_text(
+            encoding="utf-8"
+        )
         for rule in rules:
             assert f'id="{rule.code.lower()}"' in html, f"{prefix}rules page lacks {rule.code}"
             assert rule.slug in html
