@@ -15,7 +15,7 @@ from itertools import chain, islice
 from typing import Any
 
 from migrator.classify import ArgumentChecker, classify
-from migrator.errors import UnsafeRewriteError
+from migrator.errors import MigratorError, UnsafeRewriteError
 from migrator.findings import Finding, FixSafety
 from migrator.messages import MessageReader
 from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
@@ -124,14 +124,21 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
         UnsafeRewriteError: a rewrite failed validation; the caller must not
             write any of the output.
     """
-    source = iter(lines)
-    head = list(islice(source, SAMPLE_LINES))
-    detection = detect(head, options.input_format)
-    report.format = detection.reader.name
-    report.detection = detection.reason
-    pipeline = Pipeline(path, options, report)
-    for unit in detection.reader.units(chain(head, source)):
-        yield pipeline.handle(unit)
+    try:
+        source = iter(lines)
+        head = list(islice(source, SAMPLE_LINES))
+        detection = detect(head, options.input_format)
+        report.format = detection.reader.name
+        report.detection = detection.reason
+        pipeline = Pipeline(path, options, report)
+        reader = detection.reader
+        for unit in reader.units(chain(head, source)):
+            yield from reader.emit(unit, pipeline.handle(unit))
+        yield from reader.close()
+    except MigratorError as exc:
+        if exc.path is None:  # readers know lines, not file names
+            exc.path = path
+        raise
 
 
 def _problem_finding(path: str, problem: Problem) -> Finding:

@@ -9,6 +9,7 @@ primitives, so they accept exactly what :func:`json.loads` accepts.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -110,15 +111,32 @@ class JsonStyle:
     item_separator: str = ","
     key_separator: str = ":"
     ensure_ascii: bool = False
+    indent: str | None = None  # pretty-printed documents: one level of indentation
+    newline: str = "\n"
 
-    def dumps(self, value: Any) -> str:
-        """Serialise ``value`` on one line in this style."""
-        return json.dumps(
+    def dumps(self, value: Any, base_indent: str = "") -> str:
+        """Serialise ``value`` in this style.
+
+        Args:
+            value: what to write.
+            base_indent: for pretty-printed JSON, the indentation of the line the
+                value starts on; nested lines are indented from there.
+        """
+        if self.indent is None:
+            return json.dumps(
+                value,
+                separators=(self.item_separator, self.key_separator),
+                ensure_ascii=self.ensure_ascii,
+                allow_nan=False,
+            )
+        text = json.dumps(
             value,
-            separators=(self.item_separator, self.key_separator),
+            indent=self.indent,
+            separators=(",", self.key_separator),
             ensure_ascii=self.ensure_ascii,
             allow_nan=False,
         )
+        return text.replace("\n", self.newline + base_indent)
 
 
 COMPACT = JsonStyle()
@@ -163,4 +181,26 @@ def detect_style(text: str) -> JsonStyle:
         ", " if spaced_items > compact_items else ",",
         ": " if spaced_keys > compact_keys else ":",
         ensure_ascii,
+        *_indentation(text),
     )
+
+
+def _indentation(text: str) -> tuple[str | None, str]:
+    """One level of indentation and the newline of a multi-line JSON text."""
+    if "\n" not in text:
+        return None, "\n"
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = [line for line in text.split("\n")[1:] if line.strip()]
+    depths = [len(line) - len(line.lstrip(" \t")) for line in lines]
+    steps = [b - a for a, b in itertools.pairwise(depths) if b > a]
+    char = "\t" if any(line.startswith("\t") for line in lines) else " "
+    return char * (min(steps) if steps else 2), newline
+
+
+def line_indent(text: str, pos: int) -> str:
+    """The leading whitespace of the line that holds ``pos``."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = start
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return text[start:end]

@@ -84,5 +84,6 @@ def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key
     members = jsontext.object_members(unit_text, message.start)
     member = next(m for m in reversed(members) if m.key == old_key)
     separator = member.separator(unit_text)
-    replacement = message.style.dumps(new_key) + separator + message.style.dumps(value)
+    indent = jsontext.line_indent(unit_text, member.key_start)
+    replacement = message.style.dumps(new_key) + separator + message.style.dumps(value, indent)
     return Edit(member.key_start, member.value_end, replacement)

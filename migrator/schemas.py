@@ -186,8 +186,7 @@ def _build(relative_path: str, definition: str, what: str) -> Validator:
     definitions = document.get(_definitions_key(document), {})
     if definition not in definitions:
         raise KeyError(
-            f"{what} has no definition {definition!r}; "
-            f"it defines: {', '.join(sorted(definitions))}"
+            f"{what} has no definition {definition!r}; it defines: {', '.join(sorted(definitions))}"
         )
     cls = jsonschema.validators.validator_for(document)
     pointer = f"{document['$id']}#/{_definitions_key(document)}/{definition}"
@@ -307,7 +306,9 @@ def check_json_schema(schema: Any, default_dialect: str) -> list[str]:
             return [f"/$schema: must be a string, not {type(declared).__name__}"]
         found = _DIALECTS.get(declared.rstrip("#"))
         if found is None:
-            return [f"/$schema: unknown dialect {declared!r}; known: {', '.join(sorted(_DIALECTS))}"]
+            return [
+                f"/$schema: unknown dialect {declared!r}; known: {', '.join(sorted(_DIALECTS))}"
+            ]
         cls = found
     checker = _metaschema_validator(cls)
     errors = sorted(checker.iter_errors(schema), key=lambda error: list(map(str, error.path)))

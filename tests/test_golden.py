@@ -1,8 +1,8 @@
 """Golden fixtures: every folder under tests/golden/ is one case.
 
-Each case has ``input.jsonl`` and the expected ``check.txt`` (the findings of
-``mcp-migrate check``), ``fix.diff`` (``fix --diff``) and ``output.jsonl`` (the
-file after ``fix``), plus an optional ``options.json`` with extra ``fix_argv``
+Each case has an input file (``input.jsonl``, ``input.json``, ...) and the
+expected ``check.txt`` (the findings of ``mcp-migrate check``), ``fix.diff``
+(``fix --diff``) and ``output.<same suffix>`` (the file after ``fix``), plus an optional ``options.json`` with extra ``fix_argv``
 and the reason for them. Regenerate after a deliberate change with
 ``MCP_MIGRATE_UPDATE_GOLDEN=1 pytest tests/test_golden.py`` and review the diff.
 """
@@ -19,7 +19,12 @@ import pytest
 from tests.conftest import ROOT, run_cli
 
 GOLDEN = ROOT / "tests" / "golden"
-CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "input.jsonl").exists())
+CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir() and list(p.glob("input.*")))
+
+
+def _input(case: Path) -> Path:
+    (found,) = case.glob("input.*")
+    return found
 UPDATE = os.environ.get("MCP_MIGRATE_UPDATE_GOLDEN") == "1"
 
 
@@ -38,7 +43,8 @@ def _compare(path: Path, actual: bytes) -> None:
 @pytest.mark.parametrize("name", CASES)
 def test_golden_case(name: str, in_root: Path, tmp_path: Path) -> None:
     case = GOLDEN / name
-    rel = str((case / "input.jsonl").relative_to(ROOT))
+    source = _input(case)
+    rel = str(source.relative_to(ROOT))
     extra = _fix_argv(case)
 
     checked = run_cli("check", rel)
@@ -50,11 +56,11 @@ def test_golden_case(name: str, in_root: Path, tmp_path: Path) -> None:
     _compare(case / "fix.diff", diffed.out.encode("utf-8", "surrogateescape"))
     assert diffed.code == (1 if diffed.out else 0)
 
-    work = tmp_path / "input.jsonl"
-    shutil.copyfile(case / "input.jsonl", work)
+    work = tmp_path / source.name
+    shutil.copyfile(source, work)
     fixed = run_cli("fix", *extra, str(work))
     assert fixed.code == 0, fixed.err
-    _compare(case / "output.jsonl", work.read_bytes())
+    _compare(case / f"output{source.suffix}", work.read_bytes())
 
     # Idempotent, and the output no longer has anything `fix` would fix.
     again = run_cli("fix", "--diff", *extra, str(work))
@@ -65,5 +71,6 @@ def test_golden_case(name: str, in_root: Path, tmp_path: Path) -> None:
 
 def test_every_case_is_complete() -> None:
     for name in CASES:
-        for expected in ("check.txt", "fix.diff", "output.jsonl"):
+        suffix = _input(GOLDEN / name).suffix
+        for expected in ("check.txt", "fix.diff", f"output{suffix}"):
             assert (GOLDEN / name / expected).exists(), f"{name}/{expected}"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from migrator.api import check_text, fix_text
 from migrator.engine import Options
+from migrator.errors import MigratorError
 from migrator.source import split_lines
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,8 +103,12 @@ def test_check_after_fix_finds_no_mcp101(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
-def test_check_never_raises_and_fix_keeps_text_without_findings(text: str) -> None:
-    report = check_text(text)
+def test_check_never_crashes_and_fix_keeps_text_without_findings(text: str) -> None:
+    try:
+        report = check_text(text)
+    except MigratorError as exc:  # a defined input error (a broken JSON document), with a line
+        assert exc.line is not None and str(exc).startswith("<string>:")
+        return
     after, fixed = fix_text(text)
     if not fixed.fixes:
         assert after == text

@@ -15,6 +15,7 @@ from migrator.errors import UsageError
 from migrator.model import Problem
 from migrator.readers.base import Reader, parse_json_line
 from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
+from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
 from migrator.readers.wire import WireReader, looks_like_message
 
 __all__ = ["Detection", "InputFormat", "Reader", "detect", "make_reader"]
@@ -28,6 +29,7 @@ class InputFormat(str, Enum):
     AUTO = "auto"
     WIRE = "wire"
     ENVELOPE = "envelope"
+    JSON = "json"
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,10 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     Raises:
         UsageError: if an envelope file was forced but no message key is found.
     """
+    if forced is InputFormat.JSON:
+        return Detection(JsonDocumentReader(), "forced by --input-format json")
+    if forced is InputFormat.AUTO and looks_like_document(head):
+        return Detection(JsonDocumentReader(), "a JSON document spanning several lines")
     values = _sample(head)
     layout = detect_layout(values)
     if forced is InputFormat.WIRE:

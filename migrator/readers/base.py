@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from migrator import jsontext
 from migrator.model import Direction, Problem, SourceMessage, Unit
@@ -14,19 +14,33 @@ UNPARSEABLE_LINE = "MCP301"
 INVALID_UTF8 = "MCP302"
 
 
-class Reader(Protocol):
+class Reader:
     """A transcript format.
 
     A reader turns the lines of a file into :class:`~migrator.model.Unit` s: the
     exact text, and the messages found in it with their spans. It never changes
-    text; edits are made later, on the spans it reported.
+    text; edits are made later, on the spans it reported. The engine hands each
+    unit's text back, edited or not, to :meth:`emit`, and calls :meth:`close`
+    at the end: the output is everything they yield.
+
+    Line formats yield each unit's text as it comes (streaming). Formats whose
+    units are not plain slices of the file (a message inside an escaped string,
+    a YAML node) collect in :meth:`emit` and write the document in :meth:`close`.
     """
 
-    name: ClassVar[str]
+    name: ClassVar[str] = "?"
 
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
         """Yield one unit per piece of the input, in order."""
-        ...
+        raise NotImplementedError
+
+    def emit(self, unit: Unit, text: str) -> Iterator[str]:
+        """Output for one unit, given its (possibly edited) text."""
+        yield text
+
+    def close(self) -> Iterator[str]:
+        """Output after the last unit."""
+        yield from ()
 
 
 def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem | None:

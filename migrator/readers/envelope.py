@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from migrator import jsontext
 from migrator.model import Direction, Problem, Unit
-from migrator.readers.base import messages_at, parse_json_line
+from migrator.readers.base import Reader, messages_at, parse_json_line
 from migrator.readers.wire import looks_like_message
 
 MESSAGE_KEYS = ("message", "msg", "payload", "data", "body", "json", "rpc", "jsonrpc_message")
@@ -108,7 +108,7 @@ def _orient_relative(
     return {v: sent if v in SENT_LABELS else received for v in values}
 
 
-class EnvelopeReader:
+class EnvelopeReader(Reader):
     """Reads lines that wrap a message with metadata."""
 
     name: ClassVar[str] = "envelope"

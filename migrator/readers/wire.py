@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from migrator.model import Direction, Problem, Unit
-from migrator.readers.base import messages_at, parse_json_line
+from migrator.readers.base import Reader, messages_at, parse_json_line
 
 
 def looks_like_message(value: Any) -> bool:
@@ -18,7 +18,7 @@ def looks_like_message(value: Any) -> bool:
     )
 
 
-class WireReader:
+class WireReader(Reader):
     """Each non-blank line is a JSON-RPC message or a batch; directions are inferred later."""
 
     name: ClassVar[str] = "wire"
