@@ -21,7 +21,7 @@ from migrator.messages import MessageReader
 from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules
-from migrator.rules.base import Hit, Rewrite, RuleContext
+from migrator.rules.base import Rewrite, RuleContext
 from migrator.session import SessionTracker
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
@@ -109,9 +109,10 @@ class Pipeline:
                 if hit is None:
                     continue
                 report.findings.append(hit.finding)
-                if options.apply_fixes and hit.rewrite and options.fix_allowed(hit.finding.fixable):
-                    _validate_rewrite(unit, message, hit, self.path)
-                    edits.append(hit.rewrite.edit)
+                if options.apply_fixes and hit.make_rewrite and options.fix_allowed(hit.finding.fixable):
+                    rewrite = hit.make_rewrite()
+                    _validate_rewrite(unit, message, rewrite, hit.finding.line, self.path)
+                    edits.append(rewrite.edit)
                     report.fixes += 1
                 break  # outcomes are exclusive: one rule per exchange
         return apply_edits(unit.text, edits) if edits else unit.text
@@ -149,16 +150,14 @@ def _problem_finding(path: str, problem: Problem) -> Finding:
     )  # fmt: skip
 
 
-def _validate_rewrite(unit: Unit, message: SourceMessage, hit: Hit, path: str) -> None:
+def _validate_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line: int, path: str) -> None:
     """Refuse to write a rewritten message that is not valid for its protocol version.
 
     The check runs on the text that would be written, parsed back, so it
     covers the serialisation as well as the value.
     """
-    rewrite: Rewrite = hit.rewrite  # type: ignore[assignment]
     edit = rewrite.edit
     new_text = unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
-    line = hit.finding.line
     try:
         payload = json.loads(new_text)
     except ValueError as exc:

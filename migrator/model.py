@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from migrator.jsontext import COMPACT, JsonStyle
+from migrator.jsontext import JsonStyle
 
 
 class Direction(str, Enum):
@@ -70,7 +70,7 @@ class SourceMessage:
     line: int
     column: int
     direction: Direction | None = None
-    style: JsonStyle = COMPACT
+    style: JsonStyle | None = None  # None: worked out from the text when a rewrite needs it
     in_batch: bool = False
 
     @property

@@ -85,5 +85,8 @@ def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key
     member = next(m for m in reversed(members) if m.key == old_key)
     separator = member.separator(unit_text)
     indent = jsontext.line_indent(unit_text, member.key_start)
-    replacement = message.style.dumps(new_key) + separator + message.style.dumps(value, indent)
+    # The style is read off the message only now: rewrites are rare, and
+    # reading it for every message would cost more than parsing them.
+    style = message.style or jsontext.detect_style(unit_text[message.start : message.end])
+    replacement = style.dumps(new_key) + separator + style.dumps(value, indent)
     return Edit(member.key_start, member.value_end, replacement)

@@ -10,6 +10,7 @@ from migrator import jsontext
 from migrator.model import Direction, Problem, SourceMessage, Unit
 from migrator.source import BOM, invalid_utf8_column
 
+_DECODER = json.JSONDecoder()
 UNPARSEABLE_LINE = "MCP301"
 INVALID_UTF8 = "MCP302"
 
@@ -59,7 +60,7 @@ def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem |
     if start >= len(text):
         return None
     try:
-        end = jsontext.value_end(text, start)
+        value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as exc:
         content_end = len(text.rstrip("\r\n"))
         if exc.pos >= content_end - 1 or exc.msg.startswith("Unterminated"):
@@ -75,7 +76,6 @@ def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem |
         return Problem(
             UNPARSEABLE_LINE, "extra data after the JSON value on this line", line_no, rest + 1
         )
-    value = json.loads(text[start:end])
     return value, start, end
 
 
@@ -88,11 +88,10 @@ def messages_at(
     direction: Direction | None,
 ) -> list[SourceMessage]:
     """The message (or batch of messages) whose JSON text is ``text[start:end]``."""
-    style = jsontext.detect_style(text[start:end])
     if isinstance(value, list) and value:
         spans = jsontext.array_elements(text, start)
         return [
-            SourceMessage(item, s, e, line_no, s + 1, direction, style, in_batch=True)
+            SourceMessage(item, s, e, line_no, s + 1, direction, in_batch=True)
             for item, (s, e) in zip(value, spans, strict=True)
         ]
-    return [SourceMessage(value, start, end, line_no, start + 1, direction, style)]
+    return [SourceMessage(value, start, end, line_no, start + 1, direction)]

@@ -126,8 +126,7 @@ class JsonDocumentReader(Reader):
         for found in _locate(text, start, value, self.shape):
             line = bisect.bisect_right(line_starts, found.start)
             column = found.start - line_starts[line - 1] + 1
-            style = jsontext.detect_style(text[found.start : found.end])
-            messages.append(SourceMessage(found.value, found.start, found.end, line, column, found.direction, style))
+            messages.append(SourceMessage(found.value, found.start, found.end, line, column, found.direction))
         yield Unit(text, 1, messages)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,10 +35,14 @@ class Rewrite:
 
 @dataclass(frozen=True)
 class Hit:
-    """A rule's finding and, if it has one, its fix."""
+    """A rule's finding and, if it has one, how to build its fix.
+
+    The fix is built only when ``fix`` applies it: ``check`` never pays for
+    serialising rewrites it does not write.
+    """
 
     finding: Finding
-    rewrite: Rewrite | None = None
+    make_rewrite: Callable[[], Rewrite] | None = None
 
 
 class ToolCallRule:

@@ -81,7 +81,7 @@ class ValidationErrorAsProtocolError(ToolCallRule):
         )
         return Hit(
             self.finding(exchange, verdict, ctx, message),
-            rewrite_as_tool_error(exchange, verdict, ctx),
+            lambda: rewrite_as_tool_error(exchange, verdict, ctx),
         )
 
 

@@ -62,10 +62,11 @@ class UnknownToolAsToolResult(ToolCallRule):
             f"{describe_call(exchange, verdict)}: unknown tool answered with an isError result; "
             "unknown tools stay JSON-RPC protocol errors (-32602)"
         )
-        text = first_text(result) if isinstance(result, dict) else None
-        error = unknown_tool_error(verdict.tool or "?", text, result, ctx.provenance)
-        edit = replace_member(ctx.unit_text, exchange.response, "result", "error", error)
-        return Hit(
-            self.finding(exchange, verdict, ctx, message),
-            Rewrite(edit, "error", error, exchange.version),
-        )
+
+        def rewrite() -> Rewrite:
+            text = first_text(result) if isinstance(result, dict) else None
+            error = unknown_tool_error(verdict.tool or "?", text, result, ctx.provenance)
+            edit = replace_member(ctx.unit_text, exchange.response, "result", "error", error)
+            return Rewrite(edit, "error", error, exchange.version)
+
+        return Hit(self.finding(exchange, verdict, ctx, message), rewrite)

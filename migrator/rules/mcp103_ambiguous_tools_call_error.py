@@ -64,5 +64,5 @@ class AmbiguousToolsCallError(ToolCallRule):
         )
         return Hit(
             self.finding(exchange, verdict, ctx, message),
-            rewrite_as_tool_error(exchange, verdict, ctx),
+            lambda: rewrite_as_tool_error(exchange, verdict, ctx),
         )

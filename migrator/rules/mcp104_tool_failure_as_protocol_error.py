@@ -61,5 +61,5 @@ class ToolFailureAsProtocolError(ToolCallRule):
         )
         return Hit(
             self.finding(exchange, verdict, ctx, message),
-            rewrite_as_tool_error(exchange, verdict, ctx),
+            lambda: rewrite_as_tool_error(exchange, verdict, ctx),
         )
