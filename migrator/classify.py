@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from jsonschema.exceptions import best_match
+
 from migrator.messages import Issue, MessageKind, MessageReader, MessageReading
 from migrator.session import Exchange
+from migrator.validation import ToolSchemas, pointer
 
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 METHOD_NOT_FOUND = -32601
 INVALID_REQUEST = -32600
 
-FIRST_2020_12_VERSION = "2025-11-25"
 
 
 class Outcome(str, Enum):
@@ -53,52 +55,33 @@ class Verdict:
 class ArgumentChecker:
     """Validates call arguments against tool input schemas, reusing validators."""
 
-    _cache: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    schemas: ToolSchemas = field(default_factory=ToolSchemas)
 
     def issues(
         self, schema: Any, arguments: Any, version: str | None
     ) -> tuple[tuple[Issue, ...], str | None, str | None] | None:
-        """Problems of ``arguments`` against ``schema``; ``None`` if the schema is unusable."""
-        validator = self._validator(schema, version)
+        """Problems of ``arguments`` against ``schema``; ``None`` if the schema is unusable.
+
+        Valid arguments are decided by the compiled fast path; only invalid
+        ones are worded by python-jsonschema.
+        """
+        validator = self.schemas.get(schema, version)
         if validator is None:
             return None
         try:
-            errors = sorted(validator.iter_errors(arguments), key=lambda e: (list(e.path), e.message))
-        except Exception:  # a broken schema can fail only when used (bad regex, bad $ref)
+            if validator.is_valid(arguments):
+                return (), None, None
+            errors = validator.errors(arguments)
+        except Exception:  # a schema can fail only when used (an unresolvable $ref)
             return None
         issues = tuple(
             Issue(e.message, tuple(p for p in e.path if isinstance(p, (str, int)))) for e in errors
         )
         if not errors:
             return issues, None, None
-        from jsonschema.exceptions import best_match
-
         best = best_match(errors)
         assert best is not None
-        pointer = "".join(f"/{str(p).replace('~', '~0').replace('/', '~1')}" for p in best.path)
-        return issues, str(best.validator), pointer
-
-    def _validator(self, schema: Any, version: str | None) -> Any:
-        cached = self._cache.get(id(schema))
-        if cached is not None and cached[0] is schema:
-            return cached[1]
-        validator = None
-        if isinstance(schema, (dict, bool)):
-            from jsonschema import Draft7Validator, Draft202012Validator
-            from jsonschema.validators import validator_for
-
-            # A tool schema without "$schema" is read in the dialect of its
-            # protocol version: 2020-12 from 2025-11-25 on, draft-07 before.
-            newer = (version or FIRST_2020_12_VERSION) >= FIRST_2020_12_VERSION
-            default = Draft202012Validator if newer else Draft7Validator
-            try:
-                cls = validator_for(schema, default=default)
-                cls.check_schema(schema)  # type: ignore[arg-type]  # booleans are schemas too
-                validator = cls(schema)
-            except Exception:  # not a valid schema: no evidence from it
-                validator = None
-        self._cache[id(schema)] = (schema, validator)
-        return validator
+        return issues, str(best.validator), pointer(best.path)
 
 
 def call_shape_problem(payload: Any) -> str | None:

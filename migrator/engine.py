@@ -20,7 +20,7 @@ from migrator.findings import Finding, FixSafety
 from migrator.messages import MessageReader
 from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
-from migrator.rules import all_rules, get_rule, tool_call_rules
+from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
 from migrator.rules.base import Rewrite, RuleContext
 from migrator.session import SessionTracker
 
@@ -81,6 +81,7 @@ class Pipeline:
         self.checker = ArgumentChecker()
         self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
         self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
+        self.validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
         self.problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
 
     def handle(self, unit: Unit) -> str:
@@ -95,15 +96,19 @@ class Pipeline:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
         edits: list[Edit] = []
+        ctx = RuleContext(self.path, unit.text, options.provenance)
         for message in unit.messages:
             report.messages += 1
+            for validator in self.validators:
+                report.findings.extend(validator.check_message(message, self.tracker.session, ctx))
             exchange = self.tracker.observe(message)
             if exchange is None:
                 continue
+            for validator in self.validators:
+                report.findings.extend(validator.check_exchange(exchange, ctx))
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
                 continue
-            ctx = RuleContext(self.path, unit.text, options.provenance)
             for rule in self.rules:
                 hit = rule.check(exchange, verdict, ctx)
                 if hit is None:

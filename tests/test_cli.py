@@ -28,7 +28,7 @@ def old_copy(tmp_path: Path) -> Path:
 
 
 def test_check_reports_sorted_findings_and_exit_1(old_copy: Path) -> None:
-    result = run_cli("check", str(old_copy))
+    result = run_cli("check", "--select", "MCP1", str(old_copy))
     assert result.code == 1
     lines = result.out.splitlines()
     assert lines and all(line.startswith(f"{old_copy}:") for line in lines)
@@ -45,18 +45,18 @@ def test_check_clean_file_exits_0() -> None:
 
 def test_fail_on_threshold(old_copy: Path) -> None:
     # The 1.20.2 server negotiated 2025-06-18: MCP101 is a warning there.
-    assert run_cli("check", "--fail-on", "error", str(old_copy)).code == 0
-    assert run_cli("check", "--fail-on", "warning", str(old_copy)).code == 1
+    assert run_cli("check", "--select", "MCP1", "--fail-on", "error", str(old_copy)).code == 0
+    assert run_cli("check", "--select", "MCP1", "--fail-on", "warning", str(old_copy)).code == 1
     assert run_cli("check", "--fail-on", "never", str(old_copy)).code == 0
 
 
 def test_assumed_version_does_not_override_the_handshake(old_copy: Path) -> None:
-    result = run_cli("check", "--assume-version", "2025-11-25", "--fail-on", "error", str(old_copy))
+    result = run_cli("check", "--select", "MCP101", "--assume-version", "2025-11-25", "--fail-on", "error", str(old_copy))
     assert result.code == 0
 
 
 def test_json_output_document(old_copy: Path) -> None:
-    result = run_cli("check", "--format", "json", str(old_copy))
+    result = run_cli("check", "--format", "json", "--select", "MCP1", str(old_copy))
     document = json.loads(result.out)
     assert document["tool"] == {"name": "mcp-migrate", "version": __version__}
     assert document["summary"]["findings"] == len(document["findings"]) == 7
@@ -91,7 +91,8 @@ def test_fix_diff_writes_nothing_and_exits_1(old_copy: Path) -> None:
     assert result.code == 1
     assert result.out.startswith(f"--- a/{old_copy}\n+++ b/{old_copy}\n@@ ")
     assert old_copy.read_bytes() == before and old_copy.stat().st_mtime_ns == mtime
-    assert "Would fix 7 of 7 findings in 1 file" in result.err
+    assert "Would fix 7 of 18 findings in 1 file" in result.err
+    assert "11 left (see `mcp-migrate check`)" in result.err
 
 
 def test_fix_in_place_keeps_mode_and_is_idempotent(old_copy: Path) -> None:
@@ -99,7 +100,7 @@ def test_fix_in_place_keeps_mode_and_is_idempotent(old_copy: Path) -> None:
     result = run_cli("fix", str(old_copy))
     assert result.code == 0, result.err
     assert stat.S_IMODE(old_copy.stat().st_mode) == 0o640
-    assert "Fixed 7 of 7 findings in 1 file" in result.err
+    assert "Fixed 7 of 18 findings in 1 file" in result.err
     assert not list(old_copy.parent.glob(".*.tmp")), "temporary file left behind"
     after = old_copy.read_bytes()
     assert run_cli("fix", str(old_copy)).code == 0
@@ -141,8 +142,10 @@ def test_no_provenance(old_copy: Path) -> None:
 
 
 def test_select_and_ignore(old_copy: Path) -> None:
-    assert run_cli("check", "--ignore", "MCP101", str(old_copy)).out == ""
+    codes = {line.split()[1] for line in run_cli("check", "--ignore", "MCP101", str(old_copy)).out.splitlines()}
+    assert codes == {"MCP202", "MCP203"}
     assert run_cli("check", "--select", "MCP1", "--ignore", "validation-error-as-protocol-error", str(old_copy)).out == ""
+    assert run_cli("check", "--select", "MCP2", "--ignore", "MCP202,MCP203", str(old_copy)).out == ""
     bad = run_cli("check", "--select", "MCP999", str(old_copy))
     assert bad.code == 2 and "'MCP999' names no rule" in bad.err
 
@@ -230,7 +233,7 @@ def test_installed_console_script_runs_from_another_folder(tmp_path: Path) -> No
     if not script.exists():
         pytest.skip("console script not installed in this environment")
     shutil.copyfile(OLD, tmp_path / "t.jsonl")
-    proc = subprocess.run([str(script), "check", "t.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    proc = subprocess.run([str(script), "check", "--select", "MCP1", "t.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stdout.startswith("t.jsonl:15:1: MCP101 ")
     proc = subprocess.run([sys.executable, "-m", "migrator", "fix", "--diff", "t.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stdout.startswith("--- a/t.jsonl\n")

@@ -55,7 +55,8 @@ def looks_like_document(head: list[str]) -> bool:
     format; so does an unfinished first line followed by complete lines (a
     JSONL file whose first line was cut short).
     """
-    raw = [t.lstrip(BOM).rstrip("\r\n") for t in head if t.strip()]
+    raw = [t.lstrip(BOM).rstrip("\r\n") for t in head]
+    raw = [t for t in raw if t.strip()]
     lines = [t.strip() for t in raw]
     if not lines or lines[0][0] not in "[{":
         return False

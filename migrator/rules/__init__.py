@@ -15,9 +15,9 @@ from migrator.errors import UsageError
 from migrator.findings import FixSafety, Severity
 
 if TYPE_CHECKING:
-    from migrator.rules.base import ToolCallRule
+    from migrator.rules.base import CheckRule, ToolCallRule, ValidationRule
 
-__all__ = ["RuleInfo", "all_rules", "get_rule", "resolve_selection", "tool_call_rules"]
+__all__ = ["RuleInfo", "all_rules", "get_rule", "resolve_selection", "tool_call_rules", "validation_rules"]
 
 
 @dataclass(frozen=True)
@@ -38,13 +38,13 @@ class RuleInfo:
 
 
 _RULES: dict[str, RuleInfo] = {}
-_CHECKS: dict[str, ToolCallRule] = {}
+_CHECKS: dict[str, CheckRule] = {}
 
 
-def register(info: RuleInfo) -> Callable[[type[ToolCallRule]], type[ToolCallRule]]:
-    """Class decorator that registers a tools/call rule under its code."""
+def register(info: RuleInfo) -> Callable[[type[CheckRule]], type[CheckRule]]:
+    """Class decorator that registers a rule class under its code."""
 
-    def decorate(cls: type[ToolCallRule]) -> type[ToolCallRule]:
+    def decorate(cls: type[CheckRule]) -> type[CheckRule]:
         _add(info)
         _CHECKS[info.code] = cls(info)
         return cls
@@ -74,6 +74,11 @@ def _load() -> None:
         mcp102_unknown_tool_as_tool_result,
         mcp103_ambiguous_tools_call_error,
         mcp104_tool_failure_as_protocol_error,
+        mcp201_invalid_jsonrpc_message,
+        mcp202_invalid_tools_message,
+        mcp203_arguments_violate_input_schema,
+        mcp204_structured_content_violates_output_schema,
+        mcp205_invalid_tool_schema,
         mcp301_unparseable_line,
         mcp302_invalid_utf8,
     )
@@ -100,9 +105,19 @@ def get_rule(code_or_slug: str) -> RuleInfo:
 
 
 def tool_call_rules() -> list[ToolCallRule]:
-    """The rules that judge tools/call exchanges, sorted by code."""
+    """The rules that judge tools/call outcomes (one per exchange at most), sorted by code."""
+    from migrator.rules.base import ToolCallRule
+
     _load()
-    return [_CHECKS[code] for code in sorted(_CHECKS)]
+    return [rule for code, rule in sorted(_CHECKS.items()) if isinstance(rule, ToolCallRule)]
+
+
+def validation_rules() -> list[ValidationRule]:
+    """The rules that validate messages and exchanges against schemas, sorted by code."""
+    from migrator.rules.base import ValidationRule
+
+    _load()
+    return [rule for code, rule in sorted(_CHECKS.items()) if isinstance(rule, ValidationRule)]
 
 
 def resolve_selection(select: list[str] | None, ignore: list[str] | None) -> frozenset[str]:

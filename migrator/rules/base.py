@@ -1,4 +1,13 @@
-"""What the tools/call rules share."""
+"""What the rules share.
+
+Two kinds of rule:
+
+* :class:`ToolCallRule`: judges a ``tools/call`` exchange from the classifier's
+  verdict; outcomes exclude each other, so at most one fires per exchange and
+  it may carry a fix.
+* :class:`ValidationRule`: checks messages and exchanges against schemas; any
+  number may fire, and they report without fixing.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +18,9 @@ from typing import Any
 
 from migrator.classify import Verdict
 from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import Edit
+from migrator.model import Edit, SourceMessage
 from migrator.rules import RuleInfo
-from migrator.session import Exchange
+from migrator.session import Exchange, Session
 
 
 @dataclass(frozen=True)
@@ -107,3 +116,50 @@ def describe_call(exchange: Exchange, verdict: Verdict) -> str:
     request_id = json.dumps(exchange.response.payload.get("id"))
     tool = json.dumps(verdict.tool) if verdict.tool is not None else "(no name)"
     return f"tools/call {tool} (id {request_id})"
+
+
+class ValidationRule:
+    """A rule that validates single messages and completed exchanges."""
+
+    def __init__(self, info: RuleInfo) -> None:
+        self.info = info
+
+    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        """Findings on one message as it arrives (before it is paired)."""
+        return []
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        """Findings on a response, once paired with its request."""
+        return []
+
+    def at(
+        self,
+        message: SourceMessage,
+        ctx: RuleContext,
+        text: str,
+        *,
+        pointer: str | None = None,
+        keyword: str | None = None,
+        tool: str | None = None,
+        evidence: tuple[str, ...] = (),
+    ) -> Finding:
+        """A finding located at ``message``."""
+        payload = message.payload
+        request_id = payload.get("id") if isinstance(payload, dict) else None
+        return Finding(
+            path=ctx.path,
+            line=message.line,
+            column=message.column,
+            code=self.info.code,
+            slug=self.info.slug,
+            severity=self.info.default_severity,
+            message=text,
+            request_id=request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None,
+            tool=tool,
+            evidence=evidence,
+            pointer=pointer,
+            keyword=keyword,
+        )
+
+
+CheckRule = ToolCallRule | ValidationRule

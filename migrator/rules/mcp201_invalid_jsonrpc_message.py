@@ -1,0 +1,89 @@
+"""A message that is not valid JSON-RPC 2.0 as MCP uses it.
+
+Every message must carry `"jsonrpc": "2.0"`; a request has a `method` and an
+`id` (a string or an integer: MCP allows neither `null` nor fractions); a
+notification has a `method` and no `id`; a response has the `id` of the
+request it answers and exactly one of `result` (an object) and `error` (with
+an integer `code` and a string `message`); `params`, where present, is an
+object.
+
+The finding names the offending value with a JSON pointer and the schema
+keyword that failed.
+
+## Before
+
+```json
+{"id":7,"result":{"content":[]},"error":{"code":-32603,"message":"boom"}}
+```
+
+## After
+
+Fix the producer; the migrator does not guess which half was meant.
+
+```json
+{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}
+```
+
+## Why
+
+Peers drop or misroute messages that break the envelope; a trace with them
+does not show what the other side saw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from migrator import validation
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import SourceMessage
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Session
+
+INFO = RuleInfo(
+    code="MCP201",
+    slug="invalid-jsonrpc-message",
+    summary="a message that is not valid JSON-RPC 2.0 (missing jsonrpc, both result and error, bad id)",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+def definition_for(payload: dict[str, Any]) -> str | None:
+    """The JSON-RPC definition a message claims to be, or ``None`` if it claims none."""
+    if "method" in payload:
+        return "JSONRPCRequest" if "id" in payload else "JSONRPCNotification"
+    if "result" in payload:
+        return "JSONRPCResultResponse"
+    if "error" in payload:
+        return "JSONRPCErrorResponse"
+    return None
+
+
+@register(INFO)
+class InvalidJsonRpcMessage(ValidationRule):
+    """MCP201."""
+
+    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        payload = message.payload
+        if isinstance(payload, list):
+            return [self.at(message, ctx, "an empty batch: JSON-RPC requires at least one message", pointer="", keyword="minItems")]
+        if not isinstance(payload, dict):
+            return [self.at(message, ctx, f"not a JSON-RPC message: a JSON {type(payload).__name__}, not an object", pointer="", keyword="type")]
+        if "result" in payload and "error" in payload:
+            return [self.at(message, ctx, "a response has both result and error", pointer="", keyword="oneOf")]
+        definition = definition_for(payload)
+        if definition is None:
+            return [self.at(message, ctx, "neither a request, a notification nor a response: no method, result or error", pointer="", keyword="anyOf")]
+        problem = validation.jsonrpc(definition).problem(payload)
+        if problem is None:
+            return []
+        kind = definition.removeprefix("JSONRPC").replace("ResultResponse", "response").replace("ErrorResponse", "error response").lower()
+        return [
+            self.at(
+                message, ctx, f"invalid JSON-RPC {kind}: {problem.message}",
+                pointer=problem.pointer, keyword=problem.keyword,
+            )
+        ]  # fmt: skip

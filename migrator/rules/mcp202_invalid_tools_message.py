@@ -1,0 +1,98 @@
+"""A `tools/list` or `tools/call` message that breaks its protocol version's schema.
+
+Requests are validated as the version's `ListToolsRequest` and
+`CallToolRequest`. A result is validated on its own, as the result
+definition of the method its request named (`ListToolsResult`,
+`CallToolResult`): validating the whole response against a union of every
+result type would accept almost anything, so the method decides.
+
+The version is the session's (from `initialize`) or the request's own
+`_meta` (2026-07-28). Without either, pass `--assume-version`; the rule does
+not guess a version.
+
+## Before
+
+In a 2026-07-28 session, a result without the now-required `resultType`:
+
+```json
+{"jsonrpc":"2.0","id":"a3","result":{"content":[{"type":"text","text":"ok"}]}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":"a3","result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}
+```
+
+## Why
+
+Clients check results against the schema of the version they negotiated; a
+server that answers in another version's shape breaks them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from migrator import schemas, validation
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import Kind, SourceMessage
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange, Session, request_meta_version
+
+INFO = RuleInfo(
+    code="MCP202",
+    slug="invalid-tools-message",
+    summary="a tools/list or tools/call request or result that violates the session version's schema",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+REQUESTS = {"tools/list": "ListToolsRequest", "tools/call": "CallToolRequest"}
+RESULTS = {"tools/list": "ListToolsResult", "tools/call": "CallToolResult"}
+
+
+@register(INFO)
+class InvalidToolsMessage(ValidationRule):
+    """MCP202."""
+
+    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        if message.kind is not Kind.REQUEST:
+            return []
+        payload = message.payload
+        definition = REQUESTS.get(payload["method"])
+        version = request_meta_version(payload) or session.version
+        if definition is None or version is None:
+            return []
+        return self._validate(message, ctx, payload, version, definition, "", payload["method"])
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        definition = RESULTS.get(exchange.method or "")
+        version = exchange.version
+        if definition is None or version is None or "result" not in exchange.response.payload:
+            return []
+        result = exchange.response.payload["result"]
+        return self._validate(exchange.response, ctx, result, version, definition, "/result", f"{exchange.method} result")
+
+    def _validate(
+        self, message: SourceMessage, ctx: RuleContext, instance: Any, version: str,
+        definition: str, prefix: str, what: str,
+    ) -> list[Finding]:  # fmt: skip
+        governing = schemas.closest_version(version)
+        problem = validation.mcp(governing, definition).problem(instance)
+        if problem is None:
+            return []
+        tool = None
+        params = message.payload.get("params") if isinstance(message.payload, dict) else None
+        if isinstance(params, dict) and isinstance(params.get("name"), str):
+            tool = params["name"]
+        return [
+            self.at(
+                message, ctx,
+                f"{what} is not a valid {governing} {definition}: {problem.message}",
+                pointer=prefix + problem.pointer, keyword=problem.keyword, tool=tool,
+                evidence=(f"protocol version {version}, validated as {governing}",),
+            )
+        ]  # fmt: skip

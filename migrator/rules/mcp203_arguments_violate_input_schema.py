@@ -1,0 +1,81 @@
+"""A `tools/call` whose arguments break the tool's `inputSchema`.
+
+The catalog from `tools/list` gives the tool's input schema; the call's
+arguments are validated against it (in the schema's own dialect, or the
+session version's default: draft-07 before 2025-11-25, 2020-12 from then
+on). This finding is information: it explains why the server refused the
+call, and it is the evidence MCP101 uses.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+```
+
+## After
+
+Nothing to rewrite: the call is the model's mistake, and after the migration
+the model learns of it from the `isError` result.
+
+```json
+{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}
+```
+
+## Why
+
+Seeing which calls were invalid, and how, shows what the model needs to be
+told, and whether the server's answer said it.
+"""
+
+from __future__ import annotations
+
+from migrator.classify import call_shape_problem
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import Kind, SourceMessage
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Session, request_meta_version
+from migrator.validation import ToolSchemas
+
+INFO = RuleInfo(
+    code="MCP203",
+    slug="arguments-violate-input-schema",
+    summary="a tools/call whose arguments violate the tool's inputSchema (explains why the server refused)",
+    default_severity=Severity.INFO,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class ArgumentsViolateInputSchema(ValidationRule):
+    """MCP203."""
+
+    def __init__(self, info: RuleInfo) -> None:
+        super().__init__(info)
+        self.tool_schemas = ToolSchemas()
+
+    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        payload = message.payload
+        if message.kind is not Kind.REQUEST or payload["method"] != "tools/call" or call_shape_problem(payload):
+            return []
+        name = payload["params"]["name"]
+        tool = session.catalog.tools.get(name)
+        if tool is None:
+            return []
+        version = request_meta_version(payload) or session.version
+        checker = self.tool_schemas.get(tool.get("inputSchema"), version)
+        if checker is None:
+            return []
+        problem = checker.problem(payload["params"].get("arguments", {}))
+        if problem is None:
+            return []
+        more = f" (and {problem.count - 1} more)" if problem.count > 1 else ""
+        return [
+            self.at(
+                message, ctx,
+                f"arguments of tools/call {name!r} violate its inputSchema: {problem.message}{more}",
+                pointer="/params/arguments" + problem.pointer, keyword=problem.keyword, tool=name,
+                evidence=(session.catalog.describe(),),
+            )
+        ]  # fmt: skip

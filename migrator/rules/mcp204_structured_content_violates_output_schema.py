@@ -1,0 +1,84 @@
+"""A successful tool result whose `structuredContent` breaks the tool's `outputSchema`.
+
+From 2025-06-18 a tool may declare an `outputSchema`; a server that declares
+one must return `structuredContent` that conforms to it in every successful
+result. The rule reports results that do not, and successful results that
+leave `structuredContent` out. Results with `isError: true` are exempt: an
+error has no structured output to conform.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"{\\"sum\\":\\"5\\"}"}],"structuredContent":{"sum":"5"}}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"{\\"sum\\":5}"}],"structuredContent":{"sum":5}}}
+```
+
+## Why
+
+Clients validate structured results against the declared schema and reject
+the ones that fail, so the model never sees them.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange
+from migrator.validation import ToolSchemas
+
+INFO = RuleInfo(
+    code="MCP204",
+    slug="structured-content-violates-output-schema",
+    summary="a successful result whose structuredContent violates the tool's outputSchema",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class StructuredContentViolatesOutputSchema(ValidationRule):
+    """MCP204."""
+
+    def __init__(self, info: RuleInfo) -> None:
+        super().__init__(info)
+        self.tool_schemas = ToolSchemas()
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        if exchange.method != "tools/call" or exchange.request is None:
+            return []
+        result = exchange.response.payload.get("result")
+        params = exchange.request.payload.get("params")
+        if not isinstance(result, dict) or result.get("isError") is True or not isinstance(params, dict):
+            return []
+        name = params.get("name")
+        tool = exchange.session.catalog.tools.get(name) if isinstance(name, str) else None
+        if tool is None or "outputSchema" not in tool:
+            return []
+        if "structuredContent" not in result:
+            return [
+                self.at(
+                    exchange.response, ctx,
+                    f"tools/call {name!r} declares an outputSchema but its result has no structuredContent",
+                    pointer="/result", keyword="required", tool=name,
+                )
+            ]  # fmt: skip
+        checker = self.tool_schemas.get(tool["outputSchema"], exchange.version)
+        if checker is None:
+            return []
+        problem = checker.problem(result["structuredContent"])
+        if problem is None:
+            return []
+        return [
+            self.at(
+                exchange.response, ctx,
+                f"structuredContent of tools/call {name!r} violates its outputSchema: {problem.message}",
+                pointer="/result/structuredContent" + problem.pointer, keyword=problem.keyword, tool=name,
+            )
+        ]  # fmt: skip

@@ -1,0 +1,76 @@
+"""A tool whose `inputSchema` or `outputSchema` is not a valid JSON Schema.
+
+Each tool listed by `tools/list` is checked against the metaschema of its
+schema's dialect (its own `$schema`, or the session version's default:
+draft-07 before 2025-11-25, 2020-12 from then on), including patterns that
+must compile. A tool with a broken schema cannot be validated, so the other
+rules lose that evidence for it.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"int"}}}}]}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"integer"}}}}]}}
+```
+
+## Why
+
+Clients hand these schemas to the model and validate calls with them; an
+invalid schema breaks both.
+"""
+
+from __future__ import annotations
+
+from migrator import schemas
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange
+from migrator.validation import default_dialect, pointer
+
+INFO = RuleInfo(
+    code="MCP205",
+    slug="invalid-tool-schema",
+    summary="a tool whose inputSchema or outputSchema is not a valid JSON Schema",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class InvalidToolSchema(ValidationRule):
+    """MCP205."""
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        if exchange.method != "tools/list":
+            return []
+        result = exchange.response.payload.get("result")
+        tools = result.get("tools") if isinstance(result, dict) else None
+        if not isinstance(tools, list):
+            return []
+        dialect = default_dialect(exchange.version)
+        findings: list[Finding] = []
+        for index, tool in enumerate(tools):
+            if not isinstance(tool, dict):
+                continue
+            name = tool.get("name") if isinstance(tool.get("name"), str) else None
+            for key in ("inputSchema", "outputSchema"):
+                if key not in tool:
+                    continue
+                for problem in schemas.check_json_schema(tool[key], dialect)[:1]:
+                    where, _, text = problem.partition(": ")
+                    findings.append(
+                        self.at(
+                            exchange.response, ctx,
+                            f"tool {name!r} has an invalid {key}: {text}",
+                            pointer=pointer(["result", "tools", index, key]) + where,
+                            keyword=None, tool=name,
+                        )
+                    )  # fmt: skip
+        return findings

@@ -1,0 +1,189 @@
+"""Validation with a compiled fast path and python-jsonschema as the reference.
+
+Deciding valid or invalid is the hot path: most messages are valid. When the
+``jsonschema-rs`` package is installed (it is by default) a compiled validator
+decides; only an instance it rejects goes to python-jsonschema, which gives
+the readable messages, paths and keywords findings carry. Without
+``jsonschema-rs`` python-jsonschema does both, with the same verdicts (a
+differential test holds the two to that).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
+from referencing.exceptions import Unresolvable
+
+from migrator import schemas
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+FIRST_2020_12_VERSION = "2025-11-25"
+
+
+def _rs() -> Any:
+    try:
+        import jsonschema_rs
+    except ImportError:  # the pure-Python fallback
+        return None
+    return jsonschema_rs
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The first (best) problem python-jsonschema reports, ready for a finding."""
+
+    message: str
+    pointer: str  # JSON pointer into the validated instance
+    keyword: str
+    count: int  # how many problems in all
+
+
+def pointer(path: Any) -> str:
+    """A JSON pointer from a path of keys and indexes."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+@dataclass
+class FastValidator:
+    """A schema, compiled twice: for speed and for words."""
+
+    reference: Validator
+    compiled: Any = None
+
+    def is_valid(self, instance: Any) -> bool:
+        """The verdict, from the compiled validator when there is one."""
+        if self.compiled is not None:
+            try:
+                return bool(self.compiled.is_valid(instance))
+            except (ValueError, OverflowError):  # values jsonschema-rs cannot take (huge integers)
+                pass
+        return bool(self.reference.is_valid(instance))
+
+    def errors(self, instance: Any) -> list[ValidationError]:
+        """Every problem, as python-jsonschema words it, sorted by path."""
+        return sorted(self.reference.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+
+    def problem(self, instance: Any) -> Problem | None:
+        """``None`` when valid (or when the schema cannot judge), else the best-matching problem."""
+        try:
+            if self.is_valid(instance):
+                return None
+            errors = self.errors(instance)
+        except Unresolvable:  # a tool schema's $ref to somewhere we do not go
+            return None
+        if not errors:  # the two validators disagree: trust the reference
+            return None
+        best = best_match(errors)
+        assert best is not None
+        return Problem(best.message, pointer(best.absolute_path), str(best.validator), len(errors))
+
+
+@functools.cache
+def _rs_registry() -> Any:
+    rs = _rs()
+    if rs is None:
+        return None
+    documents = [schemas.load_schema(path) for path in schemas.schema_files()]
+    return rs.Registry([(doc["$id"], doc) for doc in documents if "$id" in doc])
+
+
+def _compile_definition(relative_path: str, definition: str) -> Any:
+    rs = _rs()
+    if rs is None:
+        return None
+    document = schemas.load_schema(relative_path)
+    key = "definitions" if "definitions" in document else "$defs"
+    ref = {"$schema": document["$schema"], "$ref": f"{document['$id']}#/{key}/{definition}"}
+    return rs.validator_for(ref, registry=_rs_registry(), validate_formats=False)
+
+
+@functools.cache
+def mcp(version: str, definition: str) -> FastValidator:
+    """A definition of one MCP version's schema (see :func:`migrator.schemas.validator`)."""
+    reference = schemas.validator(version, definition)
+    return FastValidator(reference, _compile_definition(f"mcp/{version}.schema.json", definition))
+
+
+@functools.cache
+def jsonrpc(definition: str) -> FastValidator:
+    """A definition of the JSON-RPC 2.0 schema."""
+    reference = schemas.jsonrpc_validator(definition)
+    return FastValidator(reference, _compile_definition(schemas.JSONRPC_SCHEMA, definition))
+
+
+def default_dialect(version: str | None) -> str:
+    """The dialect of a tool schema without ``$schema``: 2020-12 from 2025-11-25, draft-07 before."""
+    return DRAFT_2020_12 if (version or FIRST_2020_12_VERSION) >= FIRST_2020_12_VERSION else DRAFT_07
+
+
+class _Refuse:
+    """A retriever that never reaches the network."""
+
+    def __call__(self, uri: str) -> Any:
+        raise ValueError(f"remote reference {uri} not followed")
+
+
+class ToolSchemas:
+    """Compiled tool schemas (``inputSchema``, ``outputSchema``), shared by content.
+
+    Servers list the same tools in every session, so validators are keyed by
+    the schema's canonical JSON and the dialect: a thousand sessions compile
+    each schema once.
+    """
+
+    def __init__(self) -> None:
+        self._by_identity: dict[int, tuple[Any, FastValidator | None]] = {}
+        self._by_content: dict[str, FastValidator | None] = {}
+
+    def get(self, schema: Any, version: str | None) -> FastValidator | None:
+        """The validator for a tool schema, or ``None`` if it is not a usable schema."""
+        cached = self._by_identity.get(id(schema))
+        if cached is not None and cached[0] is schema:
+            return cached[1]
+        dialect = default_dialect(version)
+        try:
+            key = dialect + json.dumps(schema, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        if key is not None and key in self._by_content:
+            built = self._by_content[key]
+        else:
+            built = self._build(schema, dialect)
+            if key is not None:
+                self._by_content[key] = built
+        self._by_identity[id(schema)] = (schema, built)
+        return built
+
+    @staticmethod
+    def _build(schema: Any, dialect: str) -> FastValidator | None:
+        if not isinstance(schema, (dict, bool)) or schemas.check_json_schema(schema, dialect):
+            return None
+        default = Draft202012Validator if dialect == DRAFT_2020_12 else Draft7Validator
+        try:
+            cls = validator_for(schema, default=default)
+            reference = cls(schema)  # type: ignore[arg-type]
+        except Exception:  # a schema that passes the metaschema yet cannot be used
+            return None
+        compiled = None
+        rs = _rs()
+        if rs is not None:
+            try:
+                rs_cls = rs.Draft202012Validator if cls is Draft202012Validator else rs.Draft7Validator
+                if isinstance(schema, dict) and "$schema" in schema:
+                    compiled = rs.validator_for(schema, validate_formats=False, retriever=_Refuse())
+                else:
+                    compiled = rs_cls(schema, validate_formats=False, retriever=_Refuse())
+            except Exception:  # jsonschema-rs refuses it (e.g. a regex it cannot compile): use the reference
+                compiled = None
+        return FastValidator(reference, compiled)
+
+
+__all__ = ["FastValidator", "Problem", "ToolSchemas", "default_dialect", "jsonrpc", "mcp", "pointer"]
