@@ -24,9 +24,9 @@ class IO:
 
 def command_modules() -> list[ModuleType]:
     """The command modules, imported on demand (start-up stays fast)."""
-    from migrator.commands import check, explain, fix, rules
+    from migrator.commands import check, explain, fix, proxy, record, rules
 
-    return [check, fix, rules, explain]
+    return [check, fix, rules, explain, record, proxy]
 
 
 def formatter() -> type[argparse.HelpFormatter]:

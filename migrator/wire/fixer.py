@@ -71,14 +71,24 @@ class LiveFixer:
         self.findings += len(findings)
         if not self.quiet:
             for finding in findings:
-                fixed = rewritten and finding.fixable is not None and self.options.fix_allowed(finding.fixable)
+                fixed = (
+                    rewritten
+                    and finding.fixable is not None
+                    and self.options.fix_allowed(finding.fixable)
+                )
                 note = " [rewritten]" if fixed else ""
-                self.log(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}{note}")
+                self.log(
+                    f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}{note}"
+                )
         findings.clear()
 
     def summary(self) -> str:
         """``proxy: 43 lines, 7 findings, 7 rewritten``."""
-        line = f"{self.lines} lines, {self.findings} findings, {self.rewritten} rewritten"
+        line = f"{_count(self.lines, 'line')}, {_count(self.findings, 'finding')}, {self.rewritten} rewritten"
         if self.refused:
-            line += f", {self.refused} rewrites refused (failed validation)"
+            line += f", {_count(self.refused, 'rewrite')} refused (failed validation)"
         return line
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

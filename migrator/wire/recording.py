@@ -88,7 +88,9 @@ class Recorder:
         name: the recording's name, for messages.
     """
 
-    def __init__(self, stream: BinaryIO, *, envelope: bool, log: Log, name: str = "the recording") -> None:
+    def __init__(
+        self, stream: BinaryIO, *, envelope: bool, log: Log, name: str = "the recording"
+    ) -> None:
         self.stream = stream
         self.envelope = envelope
         self.log = log
@@ -107,7 +109,9 @@ class Recorder:
         try:
             stream = Path(path).open("wb")  # noqa: SIM115 - closed by close()
         except OSError as exc:
-            raise UsageError(f"cannot write the recording: {exc.strerror or exc}", path=path) from exc
+            raise UsageError(
+                f"cannot write the recording: {exc.strerror or exc}", path=path
+            ) from exc
         return cls(stream, envelope=envelope, log=log, name=path)
 
     def write(self, line: bytes, direction: Direction) -> None:
@@ -124,7 +128,9 @@ class Recorder:
                 self.stream.flush()
             except (OSError, ValueError) as exc:
                 self._open = False
-                self.log(f"{self.name}: cannot write ({exc}); recording stopped, the traffic goes on")
+                self.log(
+                    f"{self.name}: cannot write ({exc}); recording stopped, the traffic goes on"
+                )
                 return
             self.lines += 1
 

@@ -154,7 +154,9 @@ class Relay:
                 start_new_session=True,
             )
         except OSError as exc:
-            raise UsageError(f"cannot start the server {self.command[0]!r}: {exc.strerror or exc}") from exc
+            raise UsageError(
+                f"cannot start the server {self.command[0]!r}: {exc.strerror or exc}"
+            ) from exc
         assert proc.stdin is not None and proc.stdout is not None
         to_server = threading.Thread(
             target=self._client_to_server, args=(proc.stdin,), name="mcp-migrate c2s", daemon=True
@@ -187,7 +189,9 @@ class Relay:
             try:
                 return self.hook(line, direction)
             except Exception as exc:  # the session matters more than our judgement
-                self.log(f"internal error on a {direction.value} line ({type(exc).__name__}: {exc}); forwarded it unchanged")
+                self.log(
+                    f"internal error on a {direction.value} line ({type(exc).__name__}: {exc}); forwarded it unchanged"
+                )
                 return line
 
     def _client_to_server(self, server_stdin: IO[bytes]) -> None:
@@ -214,7 +218,9 @@ class Relay:
                     write_all(self.stdout_fd, out)
                 except OSError as exc:
                     client_reads = False
-                    self.log(f"the client stopped reading ({exc.strerror or exc}); still recording what the server sends")
+                    self.log(
+                        f"the client stopped reading ({exc.strerror or exc}); still recording what the server sends"
+                    )
         except OSError as exc:
             self.log(f"server->client: {exc}")
 

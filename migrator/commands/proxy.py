@@ -1,0 +1,87 @@
+"""``mcp-migrate proxy``: fix the server's answers on the wire, as they pass."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from migrator.commands import IO, formatter
+
+NAME = "proxy"
+HELP = "run a stdio server behind a proxy that fixes its answers live"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add proxy's arguments."""
+    from migrator.wire.commandline import RELAY_EPILOG, add_server_argument
+
+    parser.description = (
+        "Start the server and pass every line both ways; answers the rules can fix\n"
+        "(input validation errors sent as JSON-RPC errors) reach the client rewritten\n"
+        "as tool results with isError: true. Everything else passes byte for byte."
+    )
+    parser.formatter_class = formatter()
+    parser.epilog = (
+        RELAY_EPILOG + "\n\nexample:\n  mcp-migrate proxy --record session.jsonl -- node server.js"
+    )
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="also record the ORIGINAL traffic (before any rewrite) to FILE, as wire JSONL",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply unsafe fixes (MCP102, MCP103, MCP104)",
+    )
+    parser.add_argument(
+        "--no-provenance",
+        dest="provenance",
+        action="store_false",
+        help='do not keep the original under _meta["dev.mcp-migrate/original-error"]',
+    )
+    parser.add_argument(
+        "--assume-version",
+        metavar="VERSION",
+        help="protocol version for a session without an initialize handshake, e.g. 2025-11-25",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="do not log each finding and the closing summary to stderr",
+    )
+    add_server_argument(parser)
+
+
+def run(args: argparse.Namespace, io: IO) -> int:
+    """Relay and fix until the server exits; return its exit code."""
+    from migrator.engine import Options
+    from migrator.wire.commandline import server_command, stderr_log, stdio_fds
+    from migrator.wire.fixer import LiveFixer
+    from migrator.wire.recording import Recorder
+    from migrator.wire.relay import Relay
+
+    command = server_command(args)
+    stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)
+    log = stderr_log(io.stderr)
+    options = Options(
+        unsafe_fixes=args.unsafe_fixes,
+        provenance=args.provenance,
+        assume_version=args.assume_version,
+        apply_fixes=True,
+    )
+    path = Path(args.record).name if args.record else "<proxy>"
+    fixer = LiveFixer(path, options, log, quiet=args.quiet)
+    recorder = Recorder.open(args.record, envelope=False, log=log) if args.record else None
+    try:
+        relay = Relay(
+            command, log=log, sink=recorder, hook=fixer, stdin_fd=stdin_fd, stdout_fd=stdout_fd
+        )
+        code = relay.run()
+    finally:
+        if recorder is not None:
+            recorder.close()
+    if not args.quiet:
+        log(f"proxy: {fixer.summary()}")
+    return code
