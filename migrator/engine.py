@@ -18,6 +18,7 @@ from migrator.classify import ArgumentChecker, classify
 from migrator.errors import MigratorError, UnsafeRewriteError
 from migrator.findings import Finding, FixSafety
 from migrator.messages import MessageReader
+from migrator.official import OfficialSchemas
 from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
@@ -37,6 +38,7 @@ class Options:
     assume_version: str | None = None
     input_format: InputFormat = InputFormat.AUTO
     apply_fixes: bool = False  # build and validate edits (fix); check only reports
+    mcp_schemas: tuple[str, ...] = ()  # official schema.json files (or "cached"): enables MCP206
     unknown_tool_patterns: tuple[str, ...] = ()  # extra regexes for in-house servers
     validation_patterns: tuple[str, ...] = ()
 
@@ -80,6 +82,7 @@ class Pipeline:
         self.tracker = SessionTracker(options.assume_version)
         self.checker = ArgumentChecker()
         self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
+        self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
         self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
         self.validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
         self.problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
@@ -96,7 +99,7 @@ class Pipeline:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
         edits: list[Edit] = []
-        ctx = RuleContext(self.path, unit.text, options.provenance)
+        ctx = RuleContext(self.path, unit.text, options.provenance, self.official)
         for message in unit.messages:
             report.messages += 1
             for validator in self.validators:

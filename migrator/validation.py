@@ -169,7 +169,7 @@ class ToolSchemas:
         default = Draft202012Validator if dialect == DRAFT_2020_12 else Draft7Validator
         try:
             cls = validator_for(schema, default=default)
-            reference = cls(schema)  # type: ignore[arg-type]
+            reference = cls(schema)
         except Exception:  # a schema that passes the metaschema yet cannot be used
             return None
         compiled = None

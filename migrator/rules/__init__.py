@@ -79,6 +79,7 @@ def _load() -> None:
         mcp203_arguments_violate_input_schema,
         mcp204_structured_content_violates_output_schema,
         mcp205_invalid_tool_schema,
+        mcp206_invalid_mcp_message,
         mcp301_unparseable_line,
         mcp302_invalid_utf8,
     )

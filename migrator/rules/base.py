@@ -19,6 +19,7 @@ from typing import Any
 from migrator.classify import Verdict
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.model import Edit, SourceMessage
+from migrator.official import OfficialSchemas
 from migrator.rules import RuleInfo
 from migrator.session import Exchange, Session
 
@@ -30,6 +31,7 @@ class RuleContext:
     path: str
     unit_text: str  # the text holding the response, which edits refer to
     provenance: bool  # keep the original under a namespaced key
+    official: OfficialSchemas | None = None  # --mcp-schema: full-surface validation
 
 
 @dataclass(frozen=True)

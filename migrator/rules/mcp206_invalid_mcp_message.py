@@ -1,0 +1,107 @@
+"""A message that breaks the official MCP schema of its protocol version (opt-in).
+
+Enabled by `--mcp-schema PATH` (an official `schema.json` you have; its
+version is read from its folder name, as in `.../2025-11-25/schema.json`) or
+`--mcp-schema cached` (every version fetched with
+`mcp-migrate schema fetch VERSION`). Every request and notification is
+validated against the definition of its method, every result against the
+result definition of its request's method, every error response against the
+version's error response. The tools surface is left to MCP202; methods the
+version does not define are not reported.
+
+## Before
+
+In a 2025-06-18 session, an `initialize` result without `serverInfo`:
+
+```json
+{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"notes","version":"1.0.0"}}}
+```
+
+## Why
+
+The project's schemas cover what the migration touches; teams that validate
+whole traces in CI want every message held to the specification.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import Kind, SourceMessage
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange, Session, request_meta_version
+
+INFO = RuleInfo(
+    code="MCP206",
+    slug="invalid-mcp-message",
+    summary="a message that violates the official MCP schema of its version (with --mcp-schema)",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+LEFT_TO_MCP202 = frozenset({"tools/list", "tools/call"})
+
+
+@register(INFO)
+class InvalidMcpMessage(ValidationRule):
+    """MCP206."""
+
+    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        kind = message.kind
+        if ctx.official is None or kind not in (Kind.REQUEST, Kind.NOTIFICATION):
+            return []
+        payload = message.payload
+        method = payload["method"]
+        if method in LEFT_TO_MCP202:
+            return []
+        version = request_meta_version(payload) or session.version
+        schema = ctx.official.for_version(version)
+        if schema is None:
+            return []
+        table = schema.requests if kind is Kind.REQUEST else schema.notifications
+        definition = table.get(method)
+        if definition is None:
+            return []
+        return self._report(message, ctx, schema.problem(definition, payload), definition, "", version)
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        if ctx.official is None or exchange.method is None or exchange.method in LEFT_TO_MCP202:
+            return []
+        schema = ctx.official.for_version(exchange.version)
+        if schema is None:
+            return []
+        payload = exchange.response.payload
+        if "result" in payload:
+            definition = schema.result_definition(exchange.method)
+            if definition is None:
+                return []
+            problem = schema.problem(definition, payload["result"])
+            return self._report(exchange.response, ctx, problem, definition, "/result", exchange.version)
+        for definition in ("JSONRPCErrorResponse", "JSONRPCError"):
+            if definition in schema.definitions:
+                problem = schema.problem(definition, payload)
+                return self._report(exchange.response, ctx, problem, definition, "", exchange.version)
+        return []
+
+    def _report(
+        self, message: SourceMessage, ctx: RuleContext, problem: Any, definition: str, prefix: str,
+        version: str | None,
+    ) -> list[Finding]:  # fmt: skip
+        if problem is None:
+            return []
+        label = version or "any version"
+        return [
+            self.at(
+                message, ctx, f"not a valid {definition} of the official {label} schema: {problem.message}",
+                pointer=prefix + problem.pointer, keyword=problem.keyword,
+            )
+        ]  # fmt: skip
