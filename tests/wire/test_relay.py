@@ -159,6 +159,7 @@ def test_record_keeps_everything_up_to_a_server_crash(spawn: Spawn, tmp_path: Pa
     assert json.loads(lines[5])["id"] == 9
     assert lines[6] == b'{"jsonrpc":"2.0","id":'
     assert marker.read_text() == "crash\n"
+    assert "Traceback" not in peer.stderr and "Fatal" not in peer.stderr
 
 
 def test_client_closing_stdin_ends_the_server_and_the_relay(spawn: Spawn, tmp_path: Path) -> None:
@@ -171,6 +172,7 @@ def test_client_closing_stdin_ends_the_server_and_the_relay(spawn: Spawn, tmp_pa
     assert peer.wait() == 0
     assert time.monotonic() - started < 5
     assert marker.read_text() == "eof\n"  # the server saw end of input
+    assert "Traceback" not in peer.stderr
 
 
 @pytest.mark.parametrize(
