@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,11 +43,23 @@ TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
 
 
-def iter_transcripts(paths: Iterable[str | Path]) -> Iterator[Path]:
+def iter_transcripts(
+    paths: Iterable[str | Path],
+    *,
+    include: Callable[[Path], bool] | None = None,
+    exclude: Callable[[Path], bool] | None = None,
+) -> Iterator[Path]:
     """The files to process: files as given, folders walked for transcript files.
 
     Folders are walked in sorted order without following symbolic links (so a
     link loop cannot trap the walk); hidden folders are skipped.
+
+    Args:
+        paths: files and folders.
+        include: which files found in a folder to take (default: names ending in
+            one of :data:`TRANSCRIPT_SUFFIXES`).
+        exclude: files and folders found in a folder to leave out (a folder left
+            out is not entered). Paths given in ``paths`` are always taken.
 
     Raises:
         InputError: for a path that does not exist.
@@ -56,10 +68,18 @@ def iter_transcripts(paths: Iterable[str | Path]) -> Iterator[Path]:
         path = Path(raw)
         if path.is_dir():
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+                dirs[:] = sorted(
+                    d
+                    for d in dirs
+                    if not d.startswith(".")
+                    and d not in _SKIPPED_DIRS
+                    and not (exclude is not None and exclude(Path(root) / d))
+                )
                 for name in sorted(files):
-                    if name.endswith(TRANSCRIPT_SUFFIXES):
-                        yield Path(root) / name
+                    candidate = Path(root) / name
+                    wanted = include(candidate) if include is not None else name.endswith(TRANSCRIPT_SUFFIXES)
+                    if wanted and not (exclude is not None and exclude(candidate)):
+                        yield candidate
         elif path.exists():
             yield path
         else:

@@ -1,13 +1,16 @@
 """Reporters: how ``check`` prints its findings, one per ``--output-format``.
 
 The registry is keyed by :class:`OutputFormat`, a ``str`` Enum that also feeds
-the CLI's choices, so a new format is one function and one enum member.
+the CLI's choices, so a new format is one module, one enum member and one line
+in :data:`REPORTERS`. Reporter modules are imported only when used.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TextIO
@@ -22,6 +25,21 @@ class OutputFormat(str, Enum):
 
     TEXT = "text"
     JSON = "json"
+    JSONL = "jsonl"
+    GITHUB = "github"
+    SARIF = "sarif"
+    JUNIT = "junit"
+    GITLAB = "gitlab"
+    AUTO = "auto"  # github under GitHub Actions, else text
+
+
+def resolve_format(name: str | OutputFormat, environ: Mapping[str, str] | None = None) -> OutputFormat:
+    """The format ``auto`` stands for here (``github`` when ``GITHUB_ACTIONS=true``); others as given."""
+    fmt = OutputFormat(name)
+    if fmt is not OutputFormat.AUTO:
+        return fmt
+    env = os.environ if environ is None else environ
+    return OutputFormat.GITHUB if env.get("GITHUB_ACTIONS") == "true" else OutputFormat.TEXT
 
 
 @dataclass
@@ -31,6 +49,7 @@ class RunResult:
     files: list[FileReport] = field(default_factory=list)
     errors: list[MigratorError] = field(default_factory=list)
     seconds: float = 0.0
+    texts: dict[str, str] = field(default_factory=dict)  # inputs not on disk (stdin), by name
 
     @property
     def findings(self) -> list[Finding]:
@@ -57,26 +76,37 @@ class ReportOptions:
     """Reporter settings from the command line."""
 
     show_evidence: bool = False
+    color: bool | None = None  # None: decide from the stream and NO_COLOR / FORCE_COLOR
+    fail_on: str = "warning"  # findings at or above it are failures (junit)
 
 
 Reporter = Callable[[RunResult, TextIO, ReportOptions], None]
 
 
-def _text(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    from migrator.reporters.text import report
+def _lazy(module: str) -> Reporter:
+    """A reporter that imports ``migrator.reporters.<module>`` on first use."""
 
-    report(result, out, options)
+    def reporter(result: RunResult, out: TextIO, options: ReportOptions) -> None:
+        report: Reporter = importlib.import_module(f"migrator.reporters.{module}").report
+        report(result, out, options)
+
+    reporter.__name__ = reporter.__qualname__ = f"report_{module}"
+    return reporter
 
 
-def _json(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    from migrator.reporters.json import report
-
-    report(result, out, options)
+def _auto(result: RunResult, out: TextIO, options: ReportOptions) -> None:
+    REPORTERS[resolve_format(OutputFormat.AUTO)](result, out, options)
 
 
 REPORTERS: dict[OutputFormat, Reporter] = {
-    OutputFormat.TEXT: _text,
-    OutputFormat.JSON: _json,
+    OutputFormat.TEXT: _lazy("text"),
+    OutputFormat.JSON: _lazy("json"),
+    OutputFormat.JSONL: _lazy("jsonl"),
+    OutputFormat.GITHUB: _lazy("github"),
+    OutputFormat.SARIF: _lazy("sarif"),
+    OutputFormat.JUNIT: _lazy("junit"),
+    OutputFormat.GITLAB: _lazy("gitlab"),
+    OutputFormat.AUTO: _auto,
 }
 
 
@@ -103,4 +133,4 @@ def summary_line(result: RunResult, verb: str = "Found") -> str:
     return line
 
 
-__all__ = ["REPORTERS", "OutputFormat", "ReportOptions", "RunResult", "summary_line"]
+__all__ = ["REPORTERS", "OutputFormat", "ReportOptions", "RunResult", "resolve_format", "summary_line"]

@@ -1,0 +1,392 @@
+"""Configuration files: ``[tool.mcp-migrate]`` in ``pyproject.toml``, or ``.mcp-migrate.yaml``.
+
+:func:`discover` walks up from a folder to the first folder that holds either
+file (``pyproject.toml`` counts only when it has the table; ``.mcp-migrate.yaml``
+wins when a folder has both) and returns a :class:`Config`. :func:`load_config`
+reads a named file (``--config PATH``). The content is validated against
+``schemas/config.schema.json``; an unknown key or a wrong value is a
+:class:`ConfigError` naming the file and the key. Nothing here prints.
+
+Example:
+    >>> from migrator.config import glob_matcher
+    >>> matches = glob_matcher(["legacy/**", "*.ndjson"])
+    >>> matches("legacy/2024/a.jsonl"), matches("x/y.ndjson"), matches("a.jsonl")
+    (True, True, False)
+
+Globs are relative to the configuration file's folder. A glob without a ``/``
+matches a file or folder name at any depth; ``**`` matches any number of
+folders (``legacy/**`` is everything under ``legacy``). A folder that
+``exclude`` matches is not entered when walking.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from migrator.errors import UsageError
+
+__all__ = [
+    "CONFIG_FILES",
+    "Config",
+    "ConfigError",
+    "discover",
+    "find_config",
+    "glob_matcher",
+    "load_config",
+]
+
+YAML_NAME = ".mcp-migrate.yaml"
+PYPROJECT_NAME = "pyproject.toml"
+CONFIG_FILES = (YAML_NAME, PYPROJECT_NAME)
+"""The files :func:`find_config` looks for, in the order it prefers them within one folder."""
+
+TABLE = "[tool.mcp-migrate]"
+
+
+class ConfigError(UsageError):
+    """A configuration file cannot be read, or holds an unknown key or a wrong value."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings read from a configuration file (all unset when there is none).
+
+    ``None`` means "not set"; the command line and then the built-in default decide.
+    """
+
+    path: Path | None = None  # the file read, or None
+    root: Path = field(default_factory=Path.cwd)  # the folder globs are relative to
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] | None = None
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fail_on: str | None = None
+    unsafe_fixes: bool | None = None
+    provenance: bool | None = None
+    input_format: str | None = None
+    assume_version: str | None = None
+    include: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()
+    unknown_tool_patterns: tuple[str, ...] = ()
+    validation_patterns: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The file read, as messages name it, or a note that there is none."""
+        return _display(self.path) if self.path is not None else "none found, using the defaults"
+
+    def relative(self, path: str | Path) -> str:
+        """``path`` relative to :attr:`root`, with ``/`` separators (may start with ``..``)."""
+        return Path(os.path.relpath(Path(path).absolute(), self.root)).as_posix()
+
+    def ignored_codes(self, path: str | Path) -> tuple[str, ...]:
+        """The rule names ``per-file-ignores`` lists for ``path`` (not yet resolved to codes)."""
+        relative = self.relative(path)
+        return tuple(
+            name
+            for pattern, names in self.per_file_ignores
+            if glob_matcher([pattern])(relative)
+            for name in names
+        )
+
+    def walk_filters(self) -> tuple[Callable[[Path], bool] | None, Callable[[Path], bool] | None]:
+        """``include`` and ``exclude`` as predicates on paths, for ``iter_transcripts``."""
+        include = exclude = None
+        if self.include is not None:
+            included = glob_matcher(self.include)
+            include = _on_relative(self, included)
+        if self.exclude:
+            excluded = glob_matcher(self.exclude)
+            exclude = _on_relative(self, excluded)
+        return include, exclude
+
+
+def _on_relative(config: Config, matches: Callable[[str], bool]) -> Callable[[Path], bool]:
+    return lambda path: matches(config.relative(path))
+
+
+# -- finding and reading files ------------------------------------------------------
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The configuration file for ``start`` (default: the current folder), or ``None``.
+
+    Walks up from ``start``; in each folder ``.mcp-migrate.yaml`` is taken, else a
+    ``pyproject.toml`` with a ``[tool.mcp-migrate]`` table; the first found wins.
+
+    Raises:
+        ConfigError: a ``pyproject.toml`` on the way is not valid TOML.
+    """
+    folder = (start or Path.cwd()).absolute()
+    for candidate in (folder, *folder.parents):
+        yaml_file = candidate / YAML_NAME
+        if yaml_file.is_file():
+            return yaml_file
+        pyproject = candidate / PYPROJECT_NAME
+        if pyproject.is_file() and _pyproject_table(pyproject) is not None:
+            return pyproject
+    return None
+
+
+def discover(start: Path | None = None) -> Config:
+    """The configuration that applies in ``start`` (default: the current folder).
+
+    Returns:
+        The loaded :class:`Config`, or an empty one rooted at ``start`` when there is
+        no configuration file.
+
+    Raises:
+        ConfigError: the file found is invalid.
+    """
+    found = find_config(start)
+    if found is None:
+        return Config(root=(start or Path.cwd()).absolute())
+    return load_config(found)
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate one configuration file.
+
+    A ``.toml`` file must have a ``[tool.mcp-migrate]`` table; any other file is
+    read as YAML (the whole document is the configuration).
+
+    Raises:
+        ConfigError: the file cannot be read or parsed, or its content is invalid.
+    """
+    file = Path(path)
+    shown = _display(file)
+    if not file.is_file():
+        raise ConfigError("no such configuration file", path=shown)
+    if file.suffix == ".toml":
+        table = _pyproject_table(file)
+        if table is None:
+            raise ConfigError(f"has no {TABLE} table", path=shown)
+        data, where = table, f"{TABLE} "
+    else:
+        data, where = _read_yaml(file), ""
+    return _build(_normalise(data), file.absolute(), shown, where)
+
+
+def _display(file: Path) -> str:
+    """The file as messages name it: relative to the current folder when inside it."""
+    absolute = file.absolute()
+    try:
+        return absolute.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(absolute)
+
+
+def _read_text(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read: {exc}", path=_display(file)) from exc
+
+
+def _toml_loads(text: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    loaded: dict[str, Any] = tomllib.loads(text)
+    return loaded
+
+
+def _pyproject_table(file: Path) -> Any | None:
+    """The ``[tool.mcp-migrate]`` value of a TOML file, or ``None`` when absent."""
+    try:
+        document = _toml_loads(_read_text(file))
+    except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
+        raise ConfigError(f"not valid TOML: {exc}", path=_display(file)) from exc
+    tool = document.get("tool")
+    if not isinstance(tool, dict):
+        return None
+    return tool.get("mcp-migrate")
+
+
+def _read_yaml(file: Path) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    text = _read_text(file)
+    try:
+        data = YAML(typ="safe", pure=True).load(text)
+    except YAMLError as exc:
+        raise ConfigError(f"not valid YAML: {exc}", path=_display(file)) from exc
+    return {} if data is None else data
+
+
+def _normalise(value: Any) -> Any:
+    """Dates (``assume-version: 2025-11-25`` unquoted) become ISO strings."""
+    if isinstance(value, dict):
+        return {key: _normalise(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_normalise(item) for item in value]
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    return value
+
+
+# -- validating ---------------------------------------------------------------------
+
+
+def _where(parts: Sequence[str | int]) -> str:
+    """``'fail-on'``, ``'per-file-ignores'['legacy/**'][0]``: the key a problem is at."""
+    key, *rest = parts
+    return repr(key) + "".join(f"[{item!r}]" for item in rest)
+
+
+def _schema_problems(data: Any) -> list[str]:
+    import jsonschema
+
+    from migrator import schemas
+
+    schema = schemas.load_schema("config.schema.json")
+    if not isinstance(data, dict):
+        return [f"the configuration must be a table of keys, not {type(data).__name__}"]
+    known = set(schema["properties"])
+    problems = [
+        f"unknown key {key!r} (known keys: {', '.join(sorted(known))})"
+        for key in data
+        if key not in known
+    ]
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    for error in errors:
+        if error.validator == "additionalProperties" and not error.absolute_path:
+            continue  # reported above, with the known keys
+        if error.absolute_path:
+            problems.append(f"key {_where(list(error.absolute_path))}: {error.message}")
+        else:
+            problems.append(error.message)
+    return problems
+
+
+def _check_rules(key: str, names: Iterable[str]) -> list[str]:
+    from migrator.rules import resolve_selection
+
+    problems = []
+    for name in names:
+        try:
+            resolve_selection([name], None)
+        except UsageError as exc:
+            problems.append(f"key {key}: {exc.message}")
+    return problems
+
+
+def _check_patterns(key: str, patterns: Iterable[str]) -> list[str]:
+    problems = []
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            problems.append(f"key {key}: {pattern!r} is not a regular expression ({exc})")
+    return problems
+
+
+def _build(data: Any, file: Path, shown: str, where: str) -> Config:
+    problems = _schema_problems(data)
+    if not problems:
+        problems += _semantic_problems(data)
+    if problems:
+        raise ConfigError(where + "; ".join(problems), path=shown)
+
+    def strings(key: str) -> tuple[str, ...] | None:
+        value = data.get(key)
+        return None if value is None else tuple(value)
+
+    per_file: Mapping[str, list[str]] = data.get("per-file-ignores", {})
+    return Config(
+        path=file,
+        root=file.parent,
+        select=strings("select"),
+        extend_select=strings("extend-select") or (),
+        ignore=strings("ignore"),
+        per_file_ignores=tuple((glob, tuple(names)) for glob, names in per_file.items()),
+        fail_on=data.get("fail-on"),
+        unsafe_fixes=data.get("unsafe-fixes"),
+        provenance=data.get("provenance"),
+        input_format=data.get("input-format"),
+        assume_version=data.get("assume-version"),
+        include=strings("include"),
+        exclude=strings("exclude") or (),
+        unknown_tool_patterns=strings("unknown-tool-patterns") or (),
+        validation_patterns=strings("validation-patterns") or (),
+    )
+
+
+def _semantic_problems(data: dict[str, Any]) -> list[str]:
+    """What the schema cannot say: rule names exist, regexes compile, formats are known."""
+    from migrator.readers import InputFormat
+
+    problems: list[str] = []
+    for key in ("select", "extend-select", "ignore"):
+        problems += _check_rules(_where([key]), data.get(key, []))
+    for glob, names in data.get("per-file-ignores", {}).items():
+        problems += _check_rules(_where(["per-file-ignores", glob]), names)
+    for key in ("unknown-tool-patterns", "validation-patterns"):
+        problems += _check_patterns(_where([key]), data.get(key, []))
+    formats = [f.value for f in InputFormat]
+    if "input-format" in data and data["input-format"] not in formats:
+        problems.append(f"key 'input-format': {data['input-format']!r} is not one of {formats}")
+    return problems
+
+
+# -- globs --------------------------------------------------------------------------
+
+
+def glob_regex(pattern: str) -> str:
+    """The regular expression for one glob, matched against a relative ``/`` path.
+
+    ``*`` and ``?`` stay within a folder name, ``**`` crosses folders, ``[...]``
+    is a character class (``[!...]`` negated). A glob without ``/`` (apart from a
+    trailing one) matches at any depth; a leading ``/`` anchors it to the root.
+    """
+    text = pattern.strip()
+    if text.startswith("./"):
+        text = text[2:]
+    anchored = text.startswith("/") or "/" in text.rstrip("/")
+    text = text.strip("/")
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if text.startswith("**", i):
+            i += 2
+            if text.startswith("/", i):
+                out.append("(?:[^/]+/)*")
+                i += 1
+            else:
+                out.append(".*")
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (end := text.find("]", i + 2)) != -1:
+            body = text[i + 1 : end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = end + 1
+            continue
+        else:
+            out.append(re.escape(char))
+        i += 1
+    prefix = "" if anchored else "(?:[^/]+/)*"
+    return prefix + "".join(out)
+
+
+def glob_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
+    """A predicate: does a relative ``/`` path match any of the globs?"""
+    regexes = [glob_regex(p) for p in patterns]
+    if not regexes:
+        return lambda path: False
+    compiled = re.compile("|".join(f"(?:{r})" for r in regexes))
+    return lambda path: compiled.fullmatch(path) is not None

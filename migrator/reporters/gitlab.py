@@ -1,0 +1,41 @@
+"""``--output-format gitlab``: a GitLab Code Quality report (a JSON array of issues).
+
+Each issue has ``description``, ``check_name`` (the rule code), a stable
+``fingerprint``, ``severity`` and ``location.path`` / ``location.lines.begin``,
+plus the Code Climate fields ``type`` and ``categories``. Severities map as
+ESLint's Code Climate formatter does: error -> major, warning -> minor,
+info -> info. Save it as the ``codequality`` report artifact of a job.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from migrator.findings import Severity
+from migrator.reporters import ReportOptions, RunResult
+from migrator.reporters.support import display_path, fingerprinted
+
+SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def issues(result: RunResult) -> list[dict[str, Any]]:
+    """The Code Quality issues, one per finding, sorted."""
+    return [
+        {
+            "type": "issue",
+            "check_name": finding.code,
+            "description": f"{finding.code} {finding.slug}: {finding.message}",
+            "categories": ["Compatibility"],
+            "fingerprint": fingerprint,
+            "severity": SEVERITY[finding.severity],
+            "location": {"path": display_path(finding.path), "lines": {"begin": finding.line}},
+        }
+        for finding, fingerprint in fingerprinted(result)
+    ]
+
+
+def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
+    """Write the issues as an indented JSON array."""
+    json.dump(issues(result), out, indent=2, ensure_ascii=False)
+    out.write("\n")

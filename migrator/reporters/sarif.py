@@ -1,0 +1,137 @@
+"""``--output-format sarif``: SARIF 2.1.0, for GitHub code scanning and other viewers.
+
+One run: ``tool.driver`` describes mcp-migrate and every rule (code, slug,
+summary, its documentation as markdown, default level); each finding is a
+result with its rule, level, message, location (a path relative to the current
+folder, which is the checkout in CI) and a ``partialFingerprints`` entry that
+survives lines moving. Files that could not be read are tool execution
+notifications of the run's invocation.
+
+Results carry no ``fixes``: the replacement text of a fix stays inside the
+engine, so the report says which findings are fixable (``properties.fixable``)
+and ``mcp-migrate fix`` applies them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from migrator import __version__
+from migrator.errors import MigratorError
+from migrator.findings import Severity
+from migrator.reporters import ReportOptions, RunResult
+from migrator.reporters.support import (
+    PROJECT_URL,
+    display_path,
+    fingerprinted,
+    first_paragraph,
+    rule_url,
+)
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+FINGERPRINT = "mcpMigrate/v1"
+
+
+def artifact_location(path: str) -> dict[str, str]:
+    """A relative ``uri`` against ``%SRCROOT%``, or a ``file:`` URI for a path outside it."""
+    shown = display_path(path)
+    if Path(shown).is_absolute():
+        return {"uri": Path(shown).as_uri()}
+    return {"uri": quote(shown), "uriBaseId": "%SRCROOT%"}
+
+
+def rules() -> list[dict[str, Any]]:
+    """The reporting descriptor of every rule, sorted by code."""
+    from migrator.rules import all_rules
+
+    return [
+        {
+            "id": info.code,
+            "name": info.slug,
+            "shortDescription": {"text": info.summary},
+            "fullDescription": {"text": first_paragraph(info.doc), "markdown": first_paragraph(info.doc)},
+            "help": {"text": info.doc.strip(), "markdown": info.doc.strip()},
+            "helpUri": rule_url(info.code),
+            "defaultConfiguration": {"level": LEVEL[info.default_severity]},
+            "properties": {"fix": info.fix.value, "tags": ["mcp", "sep-1303"]},
+        }
+        for info in all_rules()
+    ]
+
+
+def _notification(error: MigratorError) -> dict[str, Any]:
+    notification: dict[str, Any] = {"level": "error", "message": {"text": error.message}}
+    if error.path:
+        location: dict[str, Any] = {"artifactLocation": artifact_location(error.path)}
+        if error.line:
+            location["region"] = {"startLine": error.line}
+        notification["locations"] = [{"physicalLocation": location}]
+    return notification
+
+
+def document(result: RunResult) -> dict[str, Any]:
+    """The SARIF log."""
+    descriptors = rules()
+    index = {rule["id"]: i for i, rule in enumerate(descriptors)}
+    results = []
+    for finding, fingerprint in fingerprinted(result):
+        properties: dict[str, Any] = {"fixable": finding.fixable.value if finding.fixable else None}
+        if finding.request_id is not None:
+            properties["requestId"] = finding.request_id
+        if finding.tool is not None:
+            properties["tool"] = finding.tool
+        if finding.evidence:
+            properties["evidence"] = list(finding.evidence)
+        results.append(
+            {
+                "ruleId": finding.code,
+                "ruleIndex": index[finding.code],
+                "level": LEVEL[finding.severity],
+                "message": {"text": finding.message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": artifact_location(finding.path),
+                            "region": {"startLine": finding.line, "startColumn": finding.column},
+                        }
+                    }
+                ],
+                "partialFingerprints": {FINGERPRINT: fingerprint},
+                "properties": properties,
+            }
+        )
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "mcp-migrate",
+                        "version": __version__,
+                        "informationUri": PROJECT_URL,
+                        "rules": descriptors,
+                    }
+                },
+                "invocations": [
+                    {
+                        "executionSuccessful": not result.errors,
+                        "toolExecutionNotifications": [_notification(e) for e in result.errors],
+                    }
+                ],
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
+    """Write the SARIF log, indented, with a final newline."""
+    json.dump(document(result), out, indent=2, ensure_ascii=False)
+    out.write("\n")
