@@ -1,0 +1,237 @@
+"""The integrations, each run for real: pre-commit hooks, the GitHub Action, the CI workflow.
+
+These build virtual environments and install packages from the package index, so
+they are marked ``slow``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tests.ci.conftest import REPO, sarif_schema
+from tests.ci.transcripts import clean_session, session, write
+
+TIMEOUT = 900
+
+
+def load_yaml(path: Path) -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+
+
+def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The test process's environment, with pre-commit's cache in ``tmp_path``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env.update(extra)
+    return env
+
+
+def git(*argv: str, cwd: Path) -> None:
+    subprocess.run(["git", *argv], cwd=cwd, check=True, capture_output=True)
+
+
+def needs_git_checkout() -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    if not (REPO / ".git").exists():
+        pytest.skip("the repository root is not a git checkout")
+
+
+def run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+
+
+# -- the hooks other repositories use --------------------------------------------------
+
+
+def test_hook_definitions() -> None:
+    hooks = {hook["id"]: hook for hook in load_yaml(REPO / ".pre-commit-hooks.yaml")}
+    assert set(hooks) == {"mcp-migrate-check", "mcp-migrate-fix"}
+    for hook_id, hook in hooks.items():
+        assert hook["language"] == "python"
+        assert hook["entry"] == f"mcp-migrate {hook_id.removeprefix('mcp-migrate-')}"
+        files = re.compile(hook["files"])
+        assert files.search("traces/a.jsonl") and files.search("b.ndjson") and not files.search("c.json")
+
+
+@pytest.mark.slow
+def test_pre_commit_try_repo(tmp_path: Path) -> None:
+    """``pre-commit try-repo`` installs this repository as a hook and runs it on a transcript."""
+    pytest.importorskip("pre_commit", reason="pre-commit is in the 'test' extra")
+    needs_git_checkout()
+    project = tmp_path / "project"
+    project.mkdir()
+    git("init", "-q", cwd=project)
+    bad = write(project, "traces/session.jsonl", session())
+    write(project, "traces/clean.ndjson", clean_session())
+    write(project, "notes.json", "{}\n")
+    git("add", ".", cwd=project)
+    env = environment(tmp_path)
+    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO)]
+
+    checked = run([*pre_commit, "mcp-migrate-check", "--all-files", "--color", "never"], project, env)
+    output = checked.stdout + checked.stderr
+    assert checked.returncode == 1, output
+    assert re.search(r"mcp-migrate check\.+Failed", output), output
+    assert "traces/session.jsonl:9:1: MCP101 " in output
+    assert "clean.ndjson:" not in output
+
+    fixed = run([*pre_commit, "mcp-migrate-fix", "--files", "traces/session.jsonl", "--color", "never"], project, env)
+    output = fixed.stdout + fixed.stderr
+    assert fixed.returncode == 1, output  # pre-commit fails a hook that changed files
+    assert "files were modified by this hook" in output
+    assert '"id":4,"result":{"content":[{"type":"text"' in bad.read_text()
+
+
+@pytest.mark.slow
+def test_our_pre_commit_config_runs_on_our_examples(tmp_path: Path) -> None:
+    """The repository's own .pre-commit-config.yaml, on a clean clone of it."""
+    pytest.importorskip("pre_commit", reason="pre-commit is in the 'test' extra")
+    needs_git_checkout()
+    config = load_yaml(REPO / ".pre-commit-config.yaml")
+    (local,) = config["repos"]
+    assert local["repo"] == "local"
+    hook = local["hooks"][0]
+    assert re.search(hook["files"], "examples/typescript-sdk-1.20.2.jsonl")
+    assert re.search(hook["files"], "docs/examples/tutorial/before.jsonl")
+    assert not re.search(hook["files"], "tests/golden/x/input.jsonl")
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(REPO), str(clone), cwd=tmp_path)
+    env = environment(tmp_path)
+    argv = [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"]
+    result = run([*argv, "--config", str(REPO / ".pre-commit-config.yaml"), "--verbose"], clone, env)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert re.search(r"mcp-migrate check \(our examples\)\.+Passed", output), output
+    assert "examples/typescript-sdk-1.20.2.jsonl:15:1: MCP101" in output  # it did read them
+
+
+# -- the GitHub Action ------------------------------------------------------------------
+
+EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
+
+
+def _evaluate(text: str, inputs: dict[str, str]) -> str:
+    """The few expressions action.yml uses, as the runner evaluates them."""
+
+    def value(match: re.Match[str]) -> str:
+        expression = match.group(1)
+        if expression.startswith("inputs."):
+            return inputs[expression.removeprefix("inputs.")]
+        if expression == "github.action_path":
+            return str(REPO)
+        raise AssertionError(f"action.yml uses an expression this test does not know: {expression}")
+
+    return EXPRESSION.sub(value, text)
+
+
+def _read_env_file(path: Path) -> dict[str, str]:
+    if not path.exists():
+        return {}
+    return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+
+
+def run_action(tmp_path: Path, workspace: Path, **given: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    """Run action.yml's composite steps as the runner does (bash -eo pipefail, env files)."""
+    action = load_yaml(REPO / "action.yml")
+    assert action["runs"]["using"] == "composite"
+    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    assert set(given) <= set(inputs)
+    inputs.update(given)
+    files = {name: tmp_path / name for name in ("github_env", "github_output", "runner_temp")}
+    files["runner_temp"].mkdir(exist_ok=True)
+    base = environment(
+        tmp_path,
+        GITHUB_ACTIONS="true",
+        GITHUB_ACTION_PATH=str(REPO),
+        GITHUB_ENV=str(files["github_env"]),
+        GITHUB_OUTPUT=str(files["github_output"]),
+        RUNNER_TEMP=str(files["runner_temp"]),
+    )
+    result: subprocess.CompletedProcess[str] | None = None
+    for number, step in enumerate(action["runs"]["steps"]):
+        assert step["shell"] == "bash"
+        assert "${{" not in step["run"], "inputs reach scripts through env, never pasted into them"
+        script = tmp_path / f"step{number}.sh"
+        script.write_text(step["run"])
+        env = {**base, **_read_env_file(files["github_env"])}
+        env.update({key: _evaluate(str(value), inputs) for key, value in step.get("env", {}).items()})
+        result = run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], workspace, env)
+        if result.returncode != 0:
+            break
+    assert result is not None
+    return result, _read_env_file(files["github_output"])
+
+
+@pytest.mark.slow
+def test_github_action(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    write(workspace, "traces/old.jsonl", session("2025-06-18", broken=False))
+    write(workspace, "traces/clean.jsonl", clean_session())
+    result, outputs = run_action(
+        tmp_path, workspace, paths="traces", args="--select MCP101", **{"sarif-file": "mcp.sarif", "python": sys.executable}
+    )
+    assert result.returncode == 1, result.stdout + result.stderr  # a warning, and --fail-on warning
+    assert outputs["exit-code"] == "1"
+    assert result.stdout.splitlines() == [
+        '::warning file=traces/old.jsonl,line=8,col=1,title=MCP101 validation-error-as-protocol-error::tools/call "create_issue" (id 4): input validation failure answered with JSON-RPC error -32602; from protocol 2025-11-25 it must be a tool result with isError: true'
+    ]
+    sarif = json.loads((workspace / "mcp.sarif").read_text())
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["MCP101"]
+    schema = sarif_schema()
+    jsonschema.validators.validator_for(schema)(schema).validate(sarif)
+
+    passing, outputs = run_action(tmp_path, workspace, paths="traces", args="--fail-on error", python=sys.executable)
+    assert passing.returncode == 0 and outputs["exit-code"] == "0"
+
+
+# -- the project's CI workflow ------------------------------------------------------------
+
+
+def _steps(job: dict[str, Any]) -> list[str]:
+    return [str(step.get("run", "")) for step in job["steps"]]
+
+
+def test_ci_workflow_covers_lint_types_tests_docs_and_examples() -> None:
+    workflow = load_yaml(REPO / ".github" / "workflows" / "ci.yml")
+    jobs = workflow["jobs"]
+    runs = [command for job in jobs.values() for command in _steps(job)]
+    assert any(c.startswith("ruff check migrator tests") for c in runs)
+    assert "mypy" in runs
+    assert jobs["test"]["strategy"]["matrix"]["python-version"] == ["3.10", "3.11", "3.12", "3.13"]
+    assert any("pytest" in c for c in _steps(jobs["test"]))
+    assert "mkdocs build --strict" in runs
+    assert any(re.match(r"mcp-migrate check .*docs/examples/", c) for c in runs)
+    action = load_yaml(REPO / "action.yml")
+    for job in jobs.values():
+        for step in job["steps"]:
+            if step.get("uses") == "./":
+                assert set(step.get("with", {})) <= set(action["inputs"])
+
+
+@pytest.mark.slow
+def test_ci_workflow_examples_step_runs(tmp_path: Path) -> None:
+    """The workflow's `mcp-migrate check docs/examples/ ...` step, run here as CI runs it."""
+    if not (REPO / "docs" / "examples").is_dir():
+        pytest.skip("docs/examples/ is not in this checkout")
+    workflow = load_yaml(REPO / ".github" / "workflows" / "ci.yml")
+    (command,) = [c for job in workflow["jobs"].values() for c in _steps(job) if c.startswith("mcp-migrate check")]
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "mcp-migrate").exists():
+        pytest.skip("the mcp-migrate script is not installed next to this Python")
+    env = environment(tmp_path, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    result = run(["bash", "-eo", "pipefail", "-c", command], REPO, env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert any(line.startswith("docs/examples/") for line in result.stdout.splitlines())
