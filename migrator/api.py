@@ -124,11 +124,14 @@ class FixOutcome:
     written: bool = False
 
 
-def fix_file(path: str | Path, options: Options | None = None, *, diff: bool = False) -> FixOutcome:
+def fix_file(
+    path: str | Path, options: Options | None = None, *, diff: bool = False, backup: str | None = None
+) -> FixOutcome:
     """Fix one file in place, atomically; or, with ``diff=True``, only compute the diff.
 
     The file is rewritten only when something changed. On any error the
-    original is left exactly as it was.
+    original is left exactly as it was. With ``backup`` (a suffix such as
+    ``.orig``) the original is kept beside the new file.
 
     Raises:
         UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
@@ -163,7 +166,7 @@ def fix_file(path: str | Path, options: Options | None = None, *, diff: bool = F
             check_writable(real, snapshot)
             writer = AtomicWriter(real)
             writer.write_all(_prepend(first, chunks))
-        writer.commit(snapshot)
+        writer.commit(snapshot, backup)
     except (UnsafeRewriteError, WriteError):
         if writer is not None:
             writer.discard()

@@ -8,7 +8,6 @@ bounded memory. Findings are collected in the :class:`FileReport` passed in.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -17,13 +16,15 @@ from typing import Any
 from migrator.classify import ArgumentChecker, classify
 from migrator.errors import MigratorError, UnsafeRewriteError
 from migrator.findings import Finding, FixSafety
+from migrator.jsontext import DECODER
 from migrator.messages import MessageReader
-from migrator.official import OfficialSchemas
 from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
+from migrator.official import OfficialSchemas
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
 from migrator.rules.base import Rewrite, RuleContext
 from migrator.session import SessionTracker
+from migrator.source import refuse_non_text
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
 
@@ -99,7 +100,7 @@ class Pipeline:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
         edits: list[Edit] = []
-        ctx = RuleContext(self.path, unit.text, options.provenance, self.official)
+        ctx = RuleContext(self.path, unit.text, options.provenance, self.official, self.tracker)
         for message in unit.messages:
             report.messages += 1
             for validator in self.validators:
@@ -136,6 +137,7 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
     try:
         source = iter(lines)
         head = list(islice(source, SAMPLE_LINES))
+        refuse_non_text(head)
         detection = detect(head, options.input_format)
         report.format = detection.reader.name
         report.detection = detection.reason
@@ -167,7 +169,7 @@ def _validate_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line
     edit = rewrite.edit
     new_text = unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
     try:
-        payload = json.loads(new_text)
+        payload = DECODER.decode(new_text)
     except ValueError as exc:
         raise UnsafeRewriteError(f"rewritten message is not valid JSON: {exc}", path=path, line=line) from exc
     problems = rewrite_problems(payload, rewrite.member, rewrite.version)
@@ -181,18 +183,20 @@ def _validate_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line
 
 def rewrite_problems(payload: Any, member: str, version: str | None) -> list[str]:
     """Why a rewritten response is invalid (empty when it is valid)."""
-    from migrator import schemas
+    from migrator import schemas, validation
 
     # Without a known version the rewrite is written as SEP-1303 defines it
     # (2025-11-25, no resultType) and validated as that.
     governing = schemas.closest_version(version or UNKNOWN_VERSION_TARGET)
     problems: list[str] = []
     envelope = "JSONRPCResultResponse" if member == "result" else "JSONRPCErrorResponse"
-    for error in schemas.jsonrpc_validator(envelope).iter_errors(payload):
-        problems.append(f"as a JSON-RPC {member} response: {error.message}")
+    rpc = validation.jsonrpc(envelope)
+    if not rpc.is_valid(payload):  # the compiled fast path decides; words only on failure
+        problems += [f"as a JSON-RPC {member} response: {e.message}" for e in rpc.errors(payload)]
     if member == "result" and isinstance(payload, dict):
-        validator = schemas.validator(governing, "CallToolResult")
-        for error in validator.iter_errors(payload.get("result")):
-            where = "/".join(str(p) for p in error.absolute_path)
-            problems.append(f"as a {governing} CallToolResult at /{where}: {error.message}")
+        result = validation.mcp(governing, "CallToolResult")
+        if not result.is_valid(payload.get("result")):
+            for error in result.errors(payload.get("result")):
+                where = "/".join(str(p) for p in error.absolute_path)
+                problems.append(f"as a {governing} CallToolResult at /{where}: {error.message}")
     return problems

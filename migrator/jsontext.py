@@ -17,7 +17,37 @@ from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+
+
+class NotJsonError(ValueError):
+    """Text Python's decoder accepts but JSON does not (``NaN``, ``Infinity``)."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise NotJsonError(f"{name} is not a JSON value")
+
+
+_CHUNK = 4000
+
+
+def _parse_int(digits: str) -> int:
+    # Python refuses to convert more than 4,300 digits in one go (a guard
+    # against slow conversions), yet such a number is valid JSON. Converting
+    # in chunks gives the exact value without touching the global limit.
+    if len(digits) <= _CHUNK:
+        return int(digits)
+    sign = -1 if digits.startswith("-") else 1
+    digits = digits.lstrip("-")
+    value = 0
+    for start in range(0, len(digits), _CHUNK):
+        chunk = digits[start : start + _CHUNK]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return sign * value
+
+
+DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int)
+"""The decoder every reader uses: strict JSON, any size of integer."""
+_DECODER = DECODER
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,22 +152,32 @@ class JsonStyle:
             base_indent: for pretty-printed JSON, the indentation of the line the
                 value starts on; nested lines are indented from there.
         """
+        text = self._dumps(value, base_indent, self.ensure_ascii)
+        if not self.ensure_ascii and _LONE_SURROGATE.search(text):
+            # A lone surrogate (from a "\ud800" escape) cannot be written as
+            # UTF-8; written as an escape it survives.
+            text = self._dumps(value, base_indent, True)
+        return text
+
+    def _dumps(self, value: Any, base_indent: str, ensure_ascii: bool) -> str:
         if self.indent is None:
             return json.dumps(
                 value,
                 separators=(self.item_separator, self.key_separator),
-                ensure_ascii=self.ensure_ascii,
+                ensure_ascii=ensure_ascii,
                 allow_nan=False,
             )
         text = json.dumps(
             value,
             indent=self.indent,
             separators=(",", self.key_separator),
-            ensure_ascii=self.ensure_ascii,
+            ensure_ascii=ensure_ascii,
             allow_nan=False,
         )
         return text.replace("\n", self.newline + base_indent)
 
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 COMPACT = JsonStyle()
 SPACED = JsonStyle(", ", ": ")
@@ -204,3 +244,26 @@ def line_indent(text: str, pos: int) -> str:
     while end < len(text) and text[end] in " \t":
         end += 1
     return text[start:end]
+
+
+def display(value: Any) -> str:
+    """JSON text of a value for messages and evidence, safe for any value.
+
+    An integer too long for Python to write out (over 4,300 digits) is shown
+    by its size instead of failing.
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except ValueError:
+        if isinstance(value, int):
+            return f"<an integer of {len(str(abs(value) // 10**4000)) + 4000} digits>"
+        return "<a value too large to show>"
+
+
+def reportable_id(value: Any) -> str | int | None:
+    """A request id as findings report it: strings and integers; a huge integer as its display text."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    if isinstance(value, int) and value.bit_length() > 14_000:  # over ~4,200 digits
+        return display(value)
+    return value

@@ -19,11 +19,11 @@ Facts it relies on:
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from migrator.jsontext import display
 from migrator.model import Direction, Kind, SourceMessage
 
 PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
@@ -47,7 +47,7 @@ MAX_PENDING = 100_000  # far above any real in-flight count; bounds memory on br
 def id_key(request_id: Any) -> tuple[str, Any]:
     """A hashable key for an id that keeps its JSON type apart."""
     if isinstance(request_id, (dict, list)):
-        return ("json", json.dumps(request_id, sort_keys=True))
+        return ("json", display(request_id) if not isinstance(request_id, dict) else display(sorted(request_id.items(), key=lambda kv: kv[0])))
     return (type(request_id).__name__, request_id)
 
 
@@ -241,6 +241,17 @@ class SessionTracker:
         if len(self.pending) > MAX_PENDING:
             self.pending.popitem(last=False)
 
+    def in_flight(self, message: SourceMessage) -> PendingRequest | None:
+        """The pending request a new request's id collides with (same id, same direction)."""
+        payload = message.payload
+        if message.kind is not Kind.REQUEST:
+            return None
+        key = id_key(payload["id"])
+        direction = message.direction or self._infer_request_direction(payload["method"], key)
+        if payload["method"] == "initialize":
+            return None  # a new session: ids start over
+        return self.pending.get((direction, key))
+
     def _infer_request_direction(self, method: str, key: tuple[str, Any]) -> Direction:
         if method in SERVER_REQUESTS:
             return S2C
@@ -260,7 +271,7 @@ class SessionTracker:
             if pending is not None:
                 message.direction = pending.direction.reverse
         if pending is None:
-            notes.append(f"no request with id {json.dumps(payload['id'])} is in flight")
+            notes.append(f"no request with id {display(payload['id'])} is in flight")
             return Exchange(None, message, None, None, self.session, notes)
         exchange = Exchange(
             pending.message, message, pending.method, pending.direction, pending.session, notes
@@ -282,7 +293,7 @@ class SessionTracker:
             else:  # both fit, or neither: the older request is answered first
                 chosen = min((to_client, to_server), key=lambda p: p.message.line)
             notes.append(
-                f"id {json.dumps(payload['id'])} was in flight both ways; "
+                f"id {display(payload['id'])} was in flight both ways; "
                 f"paired with the {chosen.method} request at line {chosen.message.line}"
             )
         if chosen is not None:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
+from migrator.errors import InputError
+
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
 BOM = "\ufeff"
@@ -54,3 +56,33 @@ def split_lines(text: str) -> list[str]:
 def join(pieces: Iterable[str]) -> str:
     """Concatenate output pieces."""
     return "".join(pieces)
+
+
+def refuse_non_text(head: list[str]) -> None:
+    """Refuse files that are not UTF-8 text at all, before reading them line by line.
+
+    A UTF-16 or UTF-32 transcript (Windows tools write them) or a binary file
+    given by mistake would otherwise come out as a page of unparseable lines.
+
+    Raises:
+        InputError: naming the line, with what to do about it.
+    """
+    if head and head[0].startswith(("\udcff\udcfe", "\udcfe\udcff")):
+        raise InputError(
+            "the file is UTF-16 or UTF-32 (it starts with a byte order mark); JSON transcripts must be "
+            "UTF-8: convert it first, for example with `iconv -f UTF-16 -t UTF-8`",
+            line=1,
+        )
+    for line_no, text in enumerate(head, start=1):
+        nuls = text.count("\x00")
+        if not nuls:
+            continue
+        body = text.rstrip("\n")
+        evens, odds = body[0::2].count("\x00"), body[1::2].count("\x00")
+        if min(evens, odds) == 0 and max(evens, odds) >= 0.8 * (len(body) // 2):
+            raise InputError(
+                "the file looks like UTF-16 without a byte order mark (every other byte is NUL); "
+                "convert it to UTF-8 first",
+                line=line_no,
+            )
+        raise InputError("NUL bytes: this looks like a binary file, not a transcript", line=line_no)

@@ -139,6 +139,10 @@ class ToolSchemas:
     each schema once.
     """
 
+    # Bounds that keep a long-running proxy flat in memory however often a
+    # server re-lists its tools; far above the schemas any one server has.
+    MAX_ENTRIES = 1024
+
     def __init__(self) -> None:
         self._by_identity: dict[int, tuple[Any, FastValidator | None]] = {}
         self._by_content: dict[str, FastValidator | None] = {}
@@ -158,7 +162,11 @@ class ToolSchemas:
         else:
             built = self._build(schema, dialect)
             if key is not None:
+                if len(self._by_content) >= self.MAX_ENTRIES:
+                    self._by_content.pop(next(iter(self._by_content)))  # the oldest
                 self._by_content[key] = built
+        if len(self._by_identity) >= self.MAX_ENTRIES:
+            self._by_identity.clear()  # only a shortcut to the content cache
         self._by_identity[id(schema)] = (schema, built)
         return built
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -67,8 +68,12 @@ class AtomicWriter:
             self.discard()
             raise WriteError(f"could not write the new content ({exc.strerror or exc}); the file is unchanged", path=str(self.target)) from exc
 
-    def commit(self, snapshot: Snapshot) -> None:
+    def commit(self, snapshot: Snapshot, backup_suffix: str | None = None) -> None:
         """Replace the target with the new content, if the target did not change meanwhile.
+
+        Args:
+            snapshot: the target as it was when reading began.
+            backup_suffix: keep the original next to the target under this suffix.
 
         Raises:
             WriteError: if the target changed, or the rename failed.
@@ -81,6 +86,8 @@ class AtomicWriter:
             self.temp.chmod(stat.S_IMODE(snapshot.mode))
             with contextlib.suppress(PermissionError):
                 os.chown(self.temp, snapshot.uid, snapshot.gid)
+            if backup_suffix:
+                _backup(self.target, backup_suffix)
             self.temp.replace(self.target)
         except WriteError:
             self.discard()
@@ -96,6 +103,25 @@ class AtomicWriter:
             self.handle.close()
         with contextlib.suppress(FileNotFoundError):
             self.temp.unlink()
+
+
+def _backup(target: Path, suffix: str) -> None:
+    """Keep the original as ``target + suffix``, itself replaced atomically."""
+    backup = target.with_name(target.name + suffix)
+    fd, name = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+    os.close(fd)
+    staging = Path(name)
+    try:
+        staging.unlink()
+        try:
+            os.link(target, staging)  # no copy: the original's bytes, under a second name
+        except OSError:
+            shutil.copy2(target, staging)
+        staging.replace(backup)
+    except OSError as exc:
+        with contextlib.suppress(FileNotFoundError):
+            staging.unlink()
+        raise WriteError(f"could not write the backup {backup.name} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
 
 
 def _fsync_dir(folder: Path) -> None:

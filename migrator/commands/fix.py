@@ -23,6 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing; exit 1 if anything would change")
     parser.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes (MCP102, MCP103, MCP104)")
     parser.add_argument("--no-provenance", dest="provenance", action="store_false", help='do not keep the original under _meta["dev.mcp-migrate/original-error"]')
+    parser.add_argument("--backup", metavar="SUFFIX", help="keep each original next to its rewrite, as PATH + SUFFIX (e.g. .orig)")
 
 
 def run(args: argparse.Namespace, io: IO) -> int:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
             outcome = api.fix_file(path, options, diff=True)
             io.stdout.write(outcome.diff)
             return outcome.report
-        return api.fix_file(path, options).report
+        return api.fix_file(path, options, backup=args.backup).report
 
     def on_stdin(text: str, name: str) -> FileReport:
         after, report = api.fix_text(text, name, options)

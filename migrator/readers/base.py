@@ -10,7 +10,7 @@ from migrator import jsontext
 from migrator.model import Direction, Problem, SourceMessage, Unit
 from migrator.source import BOM, invalid_utf8_column
 
-_DECODER = json.JSONDecoder()
+_DECODER = jsontext.DECODER
 UNPARSEABLE_LINE = "MCP301"
 INVALID_UTF8 = "MCP302"
 
@@ -69,6 +69,8 @@ def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem |
             reason = exc.msg.removesuffix(" at")
         column = min(exc.pos, content_end) + 1
         return Problem(UNPARSEABLE_LINE, f"not valid JSON: {reason}", line_no, column)
+    except jsontext.NotJsonError as exc:
+        return Problem(UNPARSEABLE_LINE, f"not valid JSON: {exc}", line_no, start + 1)
     except RecursionError:
         return Problem(UNPARSEABLE_LINE, "JSON nested too deeply to read", line_no, start + 1)
     rest = jsontext.skip_ws(text, end)

@@ -68,12 +68,14 @@ def looks_like_document(head: list[str]) -> bool:
     except json.JSONDecodeError as exc:
         if exc.pos < len(lines[0]) - 1 and not exc.msg.startswith("Unterminated"):
             return False
+    except (ValueError, RecursionError):  # NaN, absurd nesting: a broken line, not a document
+        return False
     for following, following_raw in zip(lines[1:2], raw[1:2], strict=True):
         # A pretty-printed document goes on with an indented line or a closing
         # bracket; anything else after an unfinished line is a broken JSONL file.
         try:
             complete = jsontext.value_end(following, 0) == len(following)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             complete = False
         return not complete and (following_raw[0] in " \t" or following[0] in "}]")
     return False  # one unfinished line and nothing else: a cut-short JSONL file
@@ -114,9 +116,11 @@ class JsonDocumentReader(Reader):
         text = "".join(lines)
         start = jsontext.skip_ws(text, 1 if text.startswith(BOM) else 0)
         try:
-            value = json.loads(text[start:])
+            value = jsontext.DECODER.decode(text[start:])
         except json.JSONDecodeError as exc:
             raise InputError(f"not a valid JSON document: {exc.msg} (column {exc.colno})", line=exc.lineno) from exc
+        except jsontext.NotJsonError as exc:
+            raise InputError(f"not a valid JSON document: {exc}", line=1) from exc
         except RecursionError as exc:
             raise InputError("JSON nested too deeply to read", line=1) from exc
         self.shape = shape(value)

@@ -82,6 +82,8 @@ def _load() -> None:
         mcp206_invalid_mcp_message,
         mcp301_unparseable_line,
         mcp302_invalid_utf8,
+        mcp303_response_without_request,
+        mcp304_request_id_reused,
     )
 
 

@@ -11,17 +11,17 @@ Two kinds of rule:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from migrator.classify import Verdict
 from migrator.findings import Finding, FixSafety, Severity
+from migrator.jsontext import display, reportable_id
 from migrator.model import Edit, SourceMessage
 from migrator.official import OfficialSchemas
 from migrator.rules import RuleInfo
-from migrator.session import Exchange, Session
+from migrator.session import Exchange, Session, SessionTracker
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class RuleContext:
     unit_text: str  # the text holding the response, which edits refer to
     provenance: bool  # keep the original under a namespaced key
     official: OfficialSchemas | None = None  # --mcp-schema: full-surface validation
+    tracker: SessionTracker | None = None  # what is in flight, for rules about ids
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class ToolCallRule:
             severity=severity or self.severity(exchange),
             message=message,
             fixable=fixable if fixable is not None else _fixable(self.info.fix),
-            request_id=request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None,
+            request_id=reportable_id(request_id),
             tool=verdict.tool,
             evidence=verdict.evidence + _session_evidence(exchange),
             pointer=verdict.schema_pointer,
@@ -115,8 +116,8 @@ def _session_evidence(exchange: Exchange) -> tuple[str, ...]:
 
 def describe_call(exchange: Exchange, verdict: Verdict) -> str:
     """``tools/call "add" (id 12)``."""
-    request_id = json.dumps(exchange.response.payload.get("id"))
-    tool = json.dumps(verdict.tool) if verdict.tool is not None else "(no name)"
+    request_id = display(exchange.response.payload.get("id"))
+    tool = display(verdict.tool) if verdict.tool is not None else "(no name)"
     return f"tools/call {tool} (id {request_id})"
 
 
@@ -156,7 +157,7 @@ class ValidationRule:
             slug=self.info.slug,
             severity=self.info.default_severity,
             message=text,
-            request_id=request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None,
+            request_id=reportable_id(request_id),
             tool=tool,
             evidence=evidence,
             pointer=pointer,

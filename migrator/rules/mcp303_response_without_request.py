@@ -1,0 +1,52 @@
+"""A response whose request is not in the transcript before it.
+
+Common at the start of a capture that began mid-session, and harmless
+there. Elsewhere it means the transcript lost lines or was reordered (a
+response written before its request). The migrator cannot tell what such a
+response answers, so no rule judges it and `fix` leaves it alone.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params"}}
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{}}}
+```
+
+## After
+
+Record the traffic in order (see `mcp-migrate record`); the pair above is
+then judged like any other.
+
+## Why
+
+A response without its request is evidence the migrator cannot use; saying
+so is better than silently skipping it.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.jsontext import display
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange
+
+INFO = RuleInfo(
+    code="MCP303",
+    slug="response-without-request",
+    summary="a response whose request does not come before it (a capture started mid-session, or reordered lines)",
+    default_severity=Severity.INFO,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class ResponseWithoutRequest(ValidationRule):
+    """MCP303."""
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        if exchange.request is not None:
+            return []
+        request_id = exchange.response.payload.get("id")
+        return [self.at(exchange.response, ctx, f"response to id {display(request_id)}, but no request with that id came before it")]

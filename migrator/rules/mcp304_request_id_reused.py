@@ -1,0 +1,64 @@
+"""A request reuses the id of a request from the same side that is still unanswered.
+
+JSON-RPC ids pair responses with requests; an id in flight twice makes the
+pairing ambiguous for the peer and for the migrator, which pairs the next
+response with the newer request. Client and server number their requests
+independently, so the same id in flight both ways is fine and not reported.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","arguments":{}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"b","arguments":{}}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","arguments":{}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"b","arguments":{}}}
+```
+
+## Why
+
+The specification requires that a sender not reuse an id within a session;
+a peer that does can receive the answer to one call as the answer to another.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.jsontext import display
+from migrator.model import SourceMessage
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Session
+
+INFO = RuleInfo(
+    code="MCP304",
+    slug="request-id-reused",
+    summary="a request reuses the id of an unanswered request from the same side",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class RequestIdReused(ValidationRule):
+    """MCP304."""
+
+    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        if ctx.tracker is None:
+            return []
+        earlier = ctx.tracker.in_flight(message)
+        if earlier is None:
+            return []
+        request_id = message.payload["id"]
+        return [
+            self.at(
+                message, ctx,
+                f"request id {display(request_id)} is still in flight from line {earlier.message.line} "
+                f"({earlier.method}); responses will pair with this newer request",
+            )
+        ]  # fmt: skip
