@@ -68,7 +68,11 @@ def test_hook_definitions() -> None:
 
 @pytest.mark.slow
 def test_pre_commit_try_repo(tmp_path: Path) -> None:
-    """``pre-commit try-repo`` installs this repository as a hook and runs it on a transcript."""
+    """``pre-commit try-repo`` installs this repository as a hook and runs it on a transcript.
+
+    It installs the committed HEAD (``--ref HEAD``): without it try-repo would add the
+    working tree's uncommitted changes to tracked files, and break on work in progress.
+    """
     pytest.importorskip("pre_commit", reason="pre-commit is in the 'test' extra")
     needs_git_checkout()
     project = tmp_path / "project"
@@ -81,14 +85,14 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     env = environment(tmp_path)
     pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO)]
 
-    checked = run([*pre_commit, "mcp-migrate-check", "--all-files", "--color", "never"], project, env)
+    checked = run([*pre_commit, "mcp-migrate-check", "--ref", "HEAD", "--all-files", "--color", "never"], project, env)
     output = checked.stdout + checked.stderr
     assert checked.returncode == 1, output
     assert re.search(r"mcp-migrate check\.+Failed", output), output
     assert "traces/session.jsonl:9:1: MCP101 " in output
     assert "clean.ndjson:" not in output
 
-    fixed = run([*pre_commit, "mcp-migrate-fix", "--files", "traces/session.jsonl", "--color", "never"], project, env)
+    fixed = run([*pre_commit, "mcp-migrate-fix", "--ref", "HEAD", "--files", "traces/session.jsonl", "--color", "never"], project, env)
     output = fixed.stdout + fixed.stderr
     assert fixed.returncode == 1, output  # pre-commit fails a hook that changed files
     assert "files were modified by this hook" in output
@@ -123,7 +127,7 @@ def test_our_pre_commit_config_runs_on_our_examples(tmp_path: Path) -> None:
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 
 
-def _evaluate(text: str, inputs: dict[str, str]) -> str:
+def _evaluate(text: str, inputs: dict[str, str], action_path: Path) -> str:
     """The few expressions action.yml uses, as the runner evaluates them."""
 
     def value(match: re.Match[str]) -> str:
@@ -131,7 +135,7 @@ def _evaluate(text: str, inputs: dict[str, str]) -> str:
         if expression.startswith("inputs."):
             return inputs[expression.removeprefix("inputs.")]
         if expression == "github.action_path":
-            return str(REPO)
+            return str(action_path)
         raise AssertionError(f"action.yml uses an expression this test does not know: {expression}")
 
     return EXPRESSION.sub(value, text)
@@ -143,9 +147,20 @@ def _read_env_file(path: Path) -> dict[str, str]:
     return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
 
 
+def action_checkout(tmp_path: Path) -> Path:
+    """The action as a workflow gets it: a clean checkout (HEAD, with this tree's action.yml)."""
+    needs_git_checkout()
+    folder = tmp_path / "action"
+    if not folder.exists():
+        git("clone", "-q", str(REPO), str(folder), cwd=tmp_path)
+        shutil.copyfile(REPO / "action.yml", folder / "action.yml")
+    return folder
+
+
 def run_action(tmp_path: Path, workspace: Path, **given: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
     """Run action.yml's composite steps as the runner does (bash -eo pipefail, env files)."""
-    action = load_yaml(REPO / "action.yml")
+    action_path = action_checkout(tmp_path)
+    action = load_yaml(action_path / "action.yml")
     assert action["runs"]["using"] == "composite"
     inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
     assert set(given) <= set(inputs)
@@ -155,7 +170,7 @@ def run_action(tmp_path: Path, workspace: Path, **given: str) -> tuple[subproces
     base = environment(
         tmp_path,
         GITHUB_ACTIONS="true",
-        GITHUB_ACTION_PATH=str(REPO),
+        GITHUB_ACTION_PATH=str(action_path),
         GITHUB_ENV=str(files["github_env"]),
         GITHUB_OUTPUT=str(files["github_output"]),
         RUNNER_TEMP=str(files["runner_temp"]),
@@ -167,7 +182,7 @@ def run_action(tmp_path: Path, workspace: Path, **given: str) -> tuple[subproces
         script = tmp_path / f"step{number}.sh"
         script.write_text(step["run"])
         env = {**base, **_read_env_file(files["github_env"])}
-        env.update({key: _evaluate(str(value), inputs) for key, value in step.get("env", {}).items()})
+        env.update({key: _evaluate(str(value), inputs, action_path) for key, value in step.get("env", {}).items()})
         result = run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], workspace, env)
         if result.returncode != 0:
             break
