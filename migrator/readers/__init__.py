@@ -14,9 +14,12 @@ from typing import Any
 from migrator.errors import UsageError
 from migrator.model import Problem
 from migrator.readers.base import Reader, parse_json_line
+from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
 from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
+from migrator.readers.har import HarReader, looks_like_har
 from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
 from migrator.readers.wire import WireReader, looks_like_message
+from migrator.readers.yamlfile import YamlReader, looks_like_yaml
 
 __all__ = ["Detection", "InputFormat", "Reader", "detect", "make_reader"]
 
@@ -30,6 +33,9 @@ class InputFormat(str, Enum):
     WIRE = "wire"
     ENVELOPE = "envelope"
     JSON = "json"
+    YAML = "yaml"
+    HAR = "har"
+    CLAUDE_LOG = "claude-log"
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,18 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     """
     if forced is InputFormat.JSON:
         return Detection(JsonDocumentReader(), "forced by --input-format json")
-    if forced is InputFormat.AUTO and looks_like_document(head):
-        return Detection(JsonDocumentReader(), "a JSON document spanning several lines")
+    if forced in _WHOLE_FORMATS:
+        return Detection(_WHOLE_FORMATS[forced](), f"forced by --input-format {forced.value}")
+    if forced is InputFormat.AUTO:
+        # HAR before JSON documents (a HAR file is one); the line formats after them.
+        if looks_like_har(head):
+            return Detection(HarReader(), "a HAR file (HTTP Archive): messages in request and response bodies")
+        if looks_like_document(head):
+            return Detection(JsonDocumentReader(), "a JSON document spanning several lines")
+        if looks_like_claude_log(head):
+            return Detection(ClaudeLogReader(), "a Claude Desktop MCP log: messages after 'Message from client/server:'")
+        if looks_like_yaml(head):
+            return Detection(YamlReader(), "a YAML document with JSON-RPC members")
     values = _sample(head)
     layout = detect_layout(values)
     if forced is InputFormat.WIRE:
@@ -79,6 +95,13 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if layout is not None and wire_votes * 2 < len(values):
         return Detection(EnvelopeReader(layout), _describe(layout))
     return Detection(WireReader(), "lines are JSON-RPC messages")
+
+
+_WHOLE_FORMATS: dict[InputFormat, type[Reader]] = {
+    InputFormat.YAML: YamlReader,
+    InputFormat.HAR: HarReader,
+    InputFormat.CLAUDE_LOG: ClaudeLogReader,
+}
 
 
 def _describe(layout: EnvelopeLayout) -> str:
