@@ -239,9 +239,12 @@ def find_messages(root: Node) -> tuple[Any, list[_Found]]:
     Raises:
         InputError: a tag that is not plain data, or aliases beyond the limits.
     """
-    document = _Converter().value(root)
-    found: list[_Found] = []
-    _walk(root, document, (), found)
+    try:
+        document = _Converter().value(root)
+        found: list[_Found] = []
+        _walk(root, document, (), found)
+    except RecursionError as exc:
+        raise InputError("YAML nested too deeply to read", line=_line(root)) from exc
     return document, found
 
 
