@@ -1,12 +1,12 @@
 """Deterministic generator of realistic MCP transcripts for the benchmark.
 
-A session: initialize, a paginated-free tools/list with a few tools (one with
-an output schema), then a mix of traffic: valid calls with text or structured
+A session: initialize, a tools/list with a few tools (one with an output
+schema), then a mix of traffic: valid calls with text or structured
 results, ~10% calls with invalid arguments answered with -32602 (TypeScript
 SDK wording), unknown tools, server-to-client requests (ping, sampling) with
 ids that collide with the client's, progress notifications, string and
-integer ids. Each session is about 1,000 messages; the same seed gives the
-same bytes.
+integer ids. Each session is about 1,000 messages; messages average about
+1.1 KB, as in the traces teams keep; the same seed gives the same bytes.
 
 Usage:
     python benchmarks/generate.py MESSAGES OUT.jsonl [--seed N]
@@ -29,7 +29,11 @@ TOOLS = [
      "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]},
      "outputSchema": {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}},
 ]
-WORDS = "alpha beta gamma delta protocol schema server client tool result error session".split()
+WORDS = (
+    "alpha beta gamma delta protocol schema server client tool result error session request "
+    "response transport stream capability resource prompt sampling elicitation notification "
+    "progress cancel cursor page catalog argument validation model context retry timeout"
+).split()
 
 
 def _dumps(message: dict) -> str:
@@ -71,7 +75,11 @@ def session(rng: random.Random, number: int, size: int) -> Iterator[str]:
         else:
             query = " ".join(rng.choices(WORDS, k=rng.randint(2, 6)))
             yield _dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {"name": "search_docs", "arguments": {"query": query, "limit": rng.randint(1, 20)}}})
-            hits = [{"type": "text", "text": f"{w}: " + " ".join(rng.choices(WORDS, k=12))} for w in rng.choices(WORDS, k=rng.randint(1, 4))]
+            # Search results are the bulk of real traffic: a few passages of text each.
+            hits = [
+                {"type": "text", "text": f"{w}: " + " ".join(rng.choices(WORDS, k=rng.randint(60, 400)))}
+                for w in rng.choices(WORDS, k=rng.randint(1, 4))
+            ]
             yield _dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": hits}})
         emitted += 2
 

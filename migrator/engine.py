@@ -22,7 +22,7 @@ from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.official import OfficialSchemas
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
-from migrator.rules.base import Rewrite, RuleContext
+from migrator.rules.base import Rewrite, RuleContext, ValidationRule
 from migrator.session import SessionTracker
 from migrator.source import refuse_non_text
 
@@ -85,7 +85,11 @@ class Pipeline:
         self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
         self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
         self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
-        self.validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
+        validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
+        # Bound methods of only the rules that implement each hook: this loop
+        # runs for every message, and most rules look at few of them.
+        self.message_checks = [r.check_message for r in validators if _overrides(r, "check_message")]
+        self.exchange_checks = [r.check_exchange for r in validators if _overrides(r, "check_exchange")]
         self.problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
 
     def handle(self, unit: Unit) -> str:
@@ -100,16 +104,20 @@ class Pipeline:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
         edits: list[Edit] = []
-        ctx = RuleContext(self.path, unit.text, options.provenance, self.official, self.tracker)
+        ctx = RuleContext(
+            self.path, unit.text, options.provenance, self.official, self.tracker, self.checker.schemas
+        )
+        findings = report.findings
         for message in unit.messages:
             report.messages += 1
-            for validator in self.validators:
-                report.findings.extend(validator.check_message(message, self.tracker.session, ctx))
+            session = self.tracker.session
+            for check_message in self.message_checks:
+                findings += check_message(message, session, ctx)
             exchange = self.tracker.observe(message)
             if exchange is None:
                 continue
-            for validator in self.validators:
-                report.findings.extend(validator.check_exchange(exchange, ctx))
+            for check_exchange in self.exchange_checks:
+                findings += check_exchange(exchange, ctx)
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
                 continue
@@ -125,6 +133,10 @@ class Pipeline:
                     report.fixes += 1
                 break  # outcomes are exclusive: one rule per exchange
         return apply_edits(unit.text, edits) if edits else unit.text
+
+
+def _overrides(rule: ValidationRule, hook: str) -> bool:
+    return getattr(type(rule), hook) is not getattr(ValidationRule, hook)
 
 
 def process(lines: Iterable[str], path: str, options: Options, report: FileReport) -> Iterator[str]:

@@ -72,11 +72,10 @@ class SourceMessage:
     direction: Direction | None = None
     style: JsonStyle | None = None  # None: worked out from the text when a rewrite needs it
     in_batch: bool = False
+    kind: Kind = field(init=False)  # from the members, computed once: every rule asks
 
-    @property
-    def kind(self) -> Kind:
-        """The message's kind."""
-        return message_kind(self.payload)
+    def __post_init__(self) -> None:
+        self.kind = message_kind(self.payload)
 
 
 @dataclass(frozen=True, slots=True)

@@ -271,6 +271,24 @@ def _pointer(path: Any) -> str:
 
 
 def check_json_schema(schema: Any, default_dialect: str) -> list[str]:
+    """Check that a value is a valid JSON Schema (remembering recent answers by content).
+
+    Servers list the same tools in every session; checking each schema
+    against its metaschema once is enough. See :func:`_check_json_schema`.
+    """
+    try:
+        key = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        return _check_json_schema(schema, default_dialect)
+    return list(_check_cached(key, default_dialect))
+
+
+@functools.lru_cache(maxsize=512)
+def _check_cached(key: str, default_dialect: str) -> tuple[str, ...]:
+    return tuple(_check_json_schema(json.loads(key), default_dialect))
+
+
+def _check_json_schema(schema: Any, default_dialect: str) -> list[str]:
     """Check that a value is a valid JSON Schema, such as a tool's ``inputSchema``.
 
     The dialect is the schema's own ``$schema`` if it has one, else ``default_dialect``.

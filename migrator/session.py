@@ -175,10 +175,12 @@ def _fits(method: str, payload: dict[str, Any]) -> bool:
 
 def request_meta_version(payload: Any) -> str | None:
     """The per-request protocol version of 2026-07-28 traffic, if any."""
-    params = payload.get("params") if isinstance(payload, dict) else None
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    version = meta.get(PROTOCOL_VERSION_META) if isinstance(meta, dict) else None
-    return version if isinstance(version, str) else None
+    params = payload.get("params") if type(payload) is dict else None
+    if type(params) is not dict or "_meta" not in params:  # the common case, decided fast
+        return None
+    meta = params["_meta"]
+    version = meta.get(PROTOCOL_VERSION_META) if type(meta) is dict else None
+    return version if type(version) is str else None
 
 
 class SessionTracker:

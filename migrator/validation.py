@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
@@ -53,10 +53,17 @@ def pointer(path: Any) -> str:
 
 @dataclass
 class FastValidator:
-    """A schema, compiled twice: for speed and for words."""
+    """A schema, compiled twice: for speed and for words.
+
+    The wording of an invalid instance is remembered (a model that sends a bad
+    call tends to send it again, and two rules ask about the same call).
+    """
 
     reference: Validator
     compiled: Any = None
+    _worded: dict[str, list[ValidationError]] = field(default_factory=dict, repr=False)
+
+    MEMO_SIZE = 256
 
     def is_valid(self, instance: Any) -> bool:
         """The verdict, from the compiled validator when there is one."""
@@ -69,7 +76,21 @@ class FastValidator:
 
     def errors(self, instance: Any) -> list[ValidationError]:
         """Every problem, as python-jsonschema words it, sorted by path."""
-        return sorted(self.reference.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+        try:
+            key = json.dumps(instance, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        if key is not None and key in self._worded:
+            return self._worded[key]
+        errors = sorted(
+            self.reference.iter_errors(instance),
+            key=lambda e: (list(map(str, e.absolute_path)), e.message),
+        )
+        if key is not None:
+            if len(self._worded) >= self.MEMO_SIZE:
+                self._worded.pop(next(iter(self._worded)))
+            self._worded[key] = errors
+        return errors
 
     def problem(self, instance: Any) -> Problem | None:
         """``None`` when valid (or when the schema cannot judge), else the best-matching problem."""

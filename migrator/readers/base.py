@@ -11,6 +11,12 @@ from migrator.model import Direction, Problem, SourceMessage, Unit
 from migrator.source import BOM, invalid_utf8_column
 
 _DECODER = jsontext.DECODER
+_JSON_WHITESPACE = " \t\r\n"
+
+try:  # optional speed-up (installed by default); results match the strict stdlib decoder
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - the pure-Python fallback
+    _fast_loads = None
 UNPARSEABLE_LINE = "MCP301"
 INVALID_UTF8 = "MCP302"
 
@@ -59,6 +65,19 @@ def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem |
         start = jsontext.skip_ws(text, 1)
     if start >= len(text):
         return None
+    if _fast_loads is not None and start == 0:
+        # The common case, a line that is exactly one value: the compiled
+        # parser decides, and the span is the line without its whitespace.
+        # Anything it refuses goes the exact way below, which also words the error.
+        try:
+            value = _fast_loads(text)
+        except ValueError:
+            pass
+        else:
+            end = len(text)
+            while end and text[end - 1] in _JSON_WHITESPACE:
+                end -= 1
+            return value, start, end
     try:
         value, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as exc:

@@ -20,6 +20,7 @@ from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display, reportable_id
 from migrator.model import Edit, SourceMessage
 from migrator.official import OfficialSchemas
+from migrator.validation import ToolSchemas
 from migrator.rules import RuleInfo
 from migrator.session import Exchange, Session, SessionTracker
 
@@ -33,6 +34,7 @@ class RuleContext:
     provenance: bool  # keep the original under a namespaced key
     official: OfficialSchemas | None = None  # --mcp-schema: full-surface validation
     tracker: SessionTracker | None = None  # what is in flight, for rules about ids
+    tool_schemas: ToolSchemas | None = None  # compiled tool schemas, shared by the rules of a run
 
 
 @dataclass(frozen=True)

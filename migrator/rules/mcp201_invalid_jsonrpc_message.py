@@ -62,6 +62,37 @@ def definition_for(payload: dict[str, Any]) -> str | None:
     return None
 
 
+def _is_integer(value: Any) -> bool:
+    # JSON Schema's "integer" is any number with no fraction part (1.0 too).
+    kind = type(value)
+    return kind is int or (kind is float and value.is_integer())
+
+
+def _is_id(value: Any) -> bool:
+    return type(value) is str or _is_integer(value)
+
+
+def well_formed(payload: dict[str, Any]) -> bool:
+    """The JSON-RPC schema's verdict for the common shapes, in plain Python.
+
+    Most messages are well formed; this decides them in a few dictionary
+    look-ups. ``False`` means "ask the schema", which also words the problem.
+    A differential test holds this to the schema's verdicts.
+    """
+    if payload.get("jsonrpc") != "2.0":
+        return False
+    if "method" in payload:
+        if type(payload["method"]) is not str or ("params" in payload and type(payload["params"]) is not dict):
+            return False
+        return "id" not in payload or _is_id(payload["id"])
+    if "result" in payload:
+        return "error" not in payload and type(payload["result"]) is dict and _is_id(payload.get("id"))
+    error = payload.get("error")
+    if type(error) is not dict or ("id" in payload and not _is_id(payload["id"])):
+        return False
+    return _is_integer(error.get("code")) and type(error.get("message")) is str
+
+
 @register(INFO)
 class InvalidJsonRpcMessage(ValidationRule):
     """MCP201."""
@@ -74,6 +105,8 @@ class InvalidJsonRpcMessage(ValidationRule):
             return [self.at(message, ctx, f"not a JSON-RPC message: a JSON {type(payload).__name__}, not an object", pointer="", keyword="type")]
         if "result" in payload and "error" in payload:
             return [self.at(message, ctx, "a response has both result and error", pointer="", keyword="oneOf")]
+        if well_formed(payload):
+            return []
         definition = definition_for(payload)
         if definition is None:
             return [self.at(message, ctx, "neither a request, a notification nor a response: no method, result or error", pointer="", keyword="anyOf")]

@@ -51,10 +51,6 @@ INFO = RuleInfo(
 class ArgumentsViolateInputSchema(ValidationRule):
     """MCP203."""
 
-    def __init__(self, info: RuleInfo) -> None:
-        super().__init__(info)
-        self.tool_schemas = ToolSchemas()
-
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
         payload = message.payload
         if message.kind is not Kind.REQUEST or payload["method"] != "tools/call" or call_shape_problem(payload):
@@ -64,7 +60,7 @@ class ArgumentsViolateInputSchema(ValidationRule):
         if tool is None:
             return []
         version = request_meta_version(payload) or session.version
-        checker = self.tool_schemas.get(tool.get("inputSchema"), version)
+        checker = (ctx.tool_schemas or ToolSchemas()).get(tool.get("inputSchema"), version)
         if checker is None:
             return []
         problem = checker.problem(payload["params"].get("arguments", {}))

@@ -46,10 +46,6 @@ INFO = RuleInfo(
 class StructuredContentViolatesOutputSchema(ValidationRule):
     """MCP204."""
 
-    def __init__(self, info: RuleInfo) -> None:
-        super().__init__(info)
-        self.tool_schemas = ToolSchemas()
-
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/call" or exchange.request is None:
             return []
@@ -69,7 +65,7 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
                     pointer="/result", keyword="required", tool=name,
                 )
             ]  # fmt: skip
-        checker = self.tool_schemas.get(tool["outputSchema"], exchange.version)
+        checker = (ctx.tool_schemas or ToolSchemas()).get(tool["outputSchema"], exchange.version)
         if checker is None:
             return []
         problem = checker.problem(result["structuredContent"])
