@@ -29,11 +29,7 @@ TOOLS = [
      "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]},
      "outputSchema": {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}},
 ]
-WORDS = (
-    "alpha beta gamma delta protocol schema server client tool result error session request "
-    "response transport stream capability resource prompt sampling elicitation notification "
-    "progress cancel cursor page catalog argument validation model context retry timeout"
-).split()
+WORDS = ["alpha", "beta", "gamma", "delta", "protocol", "schema", "server", "client", "tool", "result", "error", "session", "request", "response", "transport", "stream", "capability", "resource", "prompt", "sampling", "elicitation", "notification", "progress", "cancel", "cursor", "page", "catalog", "argument", "validation", "model", "context", "retry", "timeout"]
 
 
 def _dumps(message: dict) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 from migrator import jsontext
@@ -13,7 +13,8 @@ from migrator.source import BOM, invalid_utf8_column
 _DECODER = jsontext.DECODER
 _JSON_WHITESPACE = " \t\r\n"
 
-try:  # optional speed-up (installed by default); results match the strict stdlib decoder
+_fast_loads: Callable[[str], Any] | None
+try:  # a compiled parser, installed by default; what it accepts, the strict decoder accepts too
     from orjson import loads as _fast_loads
 except ImportError:  # pragma: no cover - the pure-Python fallback
     _fast_loads = None

@@ -20,9 +20,9 @@ from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display, reportable_id
 from migrator.model import Edit, SourceMessage
 from migrator.official import OfficialSchemas
-from migrator.validation import ToolSchemas
 from migrator.rules import RuleInfo
 from migrator.session import Exchange, Session, SessionTracker
+from migrator.validation import ToolSchemas
 
 
 @dataclass(frozen=True)
