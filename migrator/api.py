@@ -28,6 +28,7 @@ from migrator.source import decode, encode, iter_lines, split_lines
 from migrator.writer import AtomicWriter, Snapshot, check_writable
 
 __all__ = [
+    "DOCUMENT_SUFFIXES",
     "TRANSCRIPT_SUFFIXES",
     "FileReport",
     "FixOutcome",
@@ -40,6 +41,17 @@ __all__ = [
 ]
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
+"""Line formats: every such file in a walked folder is a transcript."""
+DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml")
+"""Files that may be transcripts: walked, and passed over quietly if they hold no MCP traffic."""
+
+
+def is_candidate(path: Path) -> bool:
+    """Whether a file met while walking a folder may be a transcript."""
+    name = path.name
+    return name.endswith(TRANSCRIPT_SUFFIXES + DOCUMENT_SUFFIXES) or (
+        name.startswith("mcp") and name.endswith(".log")  # Claude Desktop's mcp*.log
+    )
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
 
 
@@ -57,7 +69,8 @@ def iter_transcripts(
     Args:
         paths: files and folders.
         include: which files found in a folder to take (default: names ending in
-            one of :data:`TRANSCRIPT_SUFFIXES`).
+            one of :data:`TRANSCRIPT_SUFFIXES` or :data:`DOCUMENT_SUFFIXES`, and
+            ``mcp*.log``).
         exclude: files and folders found in a folder to leave out (a folder left
             out is not entered). Paths given in ``paths`` are always taken.
 
@@ -77,7 +90,7 @@ def iter_transcripts(
                 )
                 for name in sorted(files):
                     candidate = Path(root) / name
-                    wanted = include(candidate) if include is not None else name.endswith(TRANSCRIPT_SUFFIXES)
+                    wanted = include(candidate) if include is not None else is_candidate(candidate)
                     if wanted and not (exclude is not None and exclude(candidate)):
                         yield candidate
         elif path.exists():

@@ -14,6 +14,7 @@ Data goes to stdout, status lines to stderr. Each subcommand is a module of
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -70,7 +71,9 @@ def main(
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        # argparse prints help, --version and usage errors itself: to our streams.
+        with contextlib.redirect_stdout(io.stdout), contextlib.redirect_stderr(io.stderr):
+            args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:

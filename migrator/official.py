@@ -17,14 +17,14 @@ import json
 import os
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrator.errors import InputError, UsageError
-from migrator.validation import FastValidator, Problem
+
+if TYPE_CHECKING:  # validation imports jsonschema: only when a schema is used
+    from migrator.validation import FastValidator, Problem
 
 # The specification repository at a fixed commit, and what each file there hashes to.
 SPEC_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
@@ -84,6 +84,9 @@ def fetch(version: str, url: str | None = None, sha256: str | None = None) -> Pa
             f"no pinned checksum for version {version!r} (known: {', '.join(PINNED_SHA256)}); "
             "pass --sha256 to fetch another"
         )
+    import urllib.error  # only here: a download is rare, and urllib is slow to import
+    import urllib.request
+
     source = (url or DEFAULT_URL).replace("{version}", version)
     try:
         with urllib.request.urlopen(source, timeout=TIMEOUT_SECONDS) as response:
@@ -172,6 +175,8 @@ _ANCHOR = "urn:mcp-migrate:official-schema"
 def _build(document: dict[str, Any], definition: str) -> FastValidator:
     import referencing
     from jsonschema.validators import validator_for
+
+    from migrator.validation import FastValidator
 
     key = "$defs" if "$defs" in document else "definitions"
     resource = referencing.Resource.from_contents(document)

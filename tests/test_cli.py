@@ -220,11 +220,13 @@ def test_usage_errors_exit_2() -> None:
     assert run_cli("check", "-", str(OLD)).code == 2
 
 
-def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_cli("--version").code == 0
-    assert capsys.readouterr().out.strip() == f"mcp-migrate {__version__}"
-    assert run_cli("fix", "--help").code == 0
-    assert "fix --diff  0 nothing would change, 1 something would change" in capsys.readouterr().out
+def test_version_and_help() -> None:
+    version = run_cli("--version")
+    assert version.code == 0 and version.out.strip() == f"mcp-migrate {__version__}"
+    helped = run_cli("fix", "--help")
+    assert helped.code == 0 and "fix --diff  0 nothing would change, 1 something would change" in helped.out
+    usage = run_cli("check", "--no-such-option", "x")
+    assert usage.code == 2 and "unrecognized arguments: --no-such-option" in usage.err
 
 
 @pytest.mark.slow
@@ -237,3 +239,70 @@ def test_installed_console_script_runs_from_another_folder(tmp_path: Path) -> No
     assert proc.returncode == 1 and proc.stdout.startswith("t.jsonl:15:1: MCP101 ")
     proc = subprocess.run([sys.executable, "-m", "migrator", "fix", "--diff", "t.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stdout.startswith("--- a/t.jsonl\n")
+
+
+def _split_capture(tmp_path: Path) -> tuple[Path, Path]:
+    c2s, s2c = tmp_path / "c2s.jsonl", tmp_path / "s2c.jsonl"
+    lines = OLD.read_text().splitlines(keepends=True)
+    c2s.write_text("".join(line for line in lines if '"method"' in line and '"result"' not in line and '"error"' not in line))
+    s2c.write_text("".join(line for line in lines if not ('"method"' in line and '"result"' not in line and '"error"' not in line)))
+    return c2s, s2c
+
+
+def test_pair_check_and_fix_through_the_cli(tmp_path: Path) -> None:
+    c2s, s2c = _split_capture(tmp_path)
+    client_before = c2s.read_bytes()
+    checked = run_cli("check", "--select", "MCP101", "--pair", str(c2s), str(s2c))
+    assert checked.code == 1 and len(checked.out.splitlines()) == 7
+    assert all(line.startswith(f"{s2c}:") for line in checked.out.splitlines())
+    diffed = run_cli("fix", "--diff", "--pair", str(c2s), str(s2c))
+    assert diffed.code == 1 and diffed.out.startswith(f"--- a/{s2c}\n")
+    assert run_cli("fix", "--pair", str(c2s), str(s2c)).code == 0
+    assert c2s.read_bytes() == client_before, "the client's file is only read"
+    assert s2c.read_text().count('"isError":true') == 8  # 7 rewritten + divide by zero
+    assert run_cli("check", "--pair", str(c2s), str(s2c), str(OLD)).code == 2
+
+
+def test_no_path_at_all_is_a_usage_error() -> None:
+    result = run_cli("check")
+    assert result.code == 2 and "give at least one PATH" in result.err
+
+
+def test_jobs_gives_the_same_report_in_the_same_order(tmp_path: Path) -> None:
+    for name in ("a", "b", "c"):
+        shutil.copyfile(OLD, tmp_path / f"{name}.jsonl")
+    serial = run_cli("check", "-j", "1", str(tmp_path))
+    parallel = run_cli("check", "-j", "3", "-v", str(tmp_path))
+    assert parallel.out == serial.out and parallel.code == serial.code == 1
+    assert "3 files on 3 worker processes" in parallel.err
+    diff_serial = run_cli("fix", "--diff", "-j", "1", str(tmp_path)).out
+    assert run_cli("fix", "--diff", "-j", "2", str(tmp_path)).out == diff_serial
+    broken = tmp_path / "d.jsonl"
+    broken.write_bytes(b"\x00\x01binary\n")
+    errored = run_cli("check", "-j", "2", str(tmp_path))
+    assert errored.code == 2 and f"{broken}:1: NUL bytes" in errored.err
+    assert run_cli("check", "-j", "0", str(tmp_path)).code == 2
+
+
+def test_mcp_schema_option_enables_mcp206(tmp_path: Path) -> None:
+    official = ROOT.parent / "shared" / "mcp-schemas" / "2025-06-18" / "schema.json"
+    if not official.exists():
+        pytest.skip("the official MCP schemas (shared/mcp-schemas) are not on this machine")
+    path = tmp_path / "t.jsonl"
+    path.write_text(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'
+        '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}\n'
+    )
+    assert run_cli("check", str(path)).out == ""
+    result = run_cli("check", "--mcp-schema", str(official), str(path))
+    assert result.code == 1 and ":2:1: MCP206 not a valid InitializeResult of the official 2025-06-18 schema" in result.out
+
+
+def test_walked_folders_pass_over_files_that_are_not_transcripts(tmp_path: Path) -> None:
+    shutil.copyfile(OLD, tmp_path / "t.jsonl")
+    (tmp_path / "package.json").write_text('{\n  "name": "x"\n}\n')
+    (tmp_path / "ci.yml").write_text("name: CI\non: push\n")
+    walked = run_cli("check", "--select", "MCP101", "-v", str(tmp_path))
+    assert walked.code == 1 and "package.json: skipped" in walked.err and "ci.yml: skipped" in walked.err
+    named = run_cli("check", str(tmp_path / "package.json"))
+    assert named.code == 2 and "holds no JSON-RPC messages" in named.err

@@ -80,7 +80,7 @@ def test_batch_elements_have_their_own_spans() -> None:
     [
         ('{"jsonrpc":"2.0",\n', "MCP301", 18),
         ('{"a":1} {"b":2}\n', "MCP301", 9),
-        ("garbage\n", "MCP301", 1),
+        ("[garbage\n", "MCP301", 2),
         ('{"text":"caf\udce9"}\n', "MCP302", 13),
     ],
 )

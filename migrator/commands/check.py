@@ -8,6 +8,7 @@ from pathlib import Path
 
 from migrator.commands import IO, formatter
 from migrator.commands.common import (
+    FileTask,
     add_input_options,
     config_for,
     options_for,
@@ -46,6 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-format", "--format", dest="output_format", choices=[f.value for f in OutputFormat], default="text", help="how to print findings (default: text)")
     parser.add_argument("--fail-on", choices=FAIL_ON_CHOICES, default=None, help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})")
     parser.add_argument("--show-evidence", action="store_true", help="print the evidence behind each finding under it")
+    parser.add_argument("--mcp-schema", action="append", metavar="PATH", help="validate every message against an official MCP schema.json (MCP206); its version comes from its folder name (.../2025-11-25/schema.json); 'cached' uses every schema fetched with `mcp-migrate schema fetch` (repeatable)")
     baseline = parser.add_mutually_exclusive_group()
     baseline.add_argument("--baseline", metavar="FILE", help="report only findings not in this baseline; exit 1 if some of its entries no longer occur")
     baseline.add_argument("--write-baseline", metavar="FILE", help="record the findings in this baseline file and exit 0")
@@ -61,9 +63,8 @@ def run(args: argparse.Namespace, io: IO) -> int:
     result = run_files(
         args,
         io,
-        on_file=lambda path: api.check_file(path, options_for(args, options, path)),
+        FileTask("check", options),
         on_stdin=lambda text, name: api.check_text(text, name, options_for(args, options, name)),
-        per_file_options=True,
     )
     if args.write_baseline:
         return _write_baseline(args, io, result)

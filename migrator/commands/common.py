@@ -7,22 +7,23 @@ which wins over the built-in defaults.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from migrator.commands import IO
-from migrator.engine import FileReport, Options
-from migrator.errors import MigratorError, UsageError
+from migrator.errors import MigratorError, NotATranscriptError, UsageError
 from migrator.reporters import RunResult
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: start-up stays fast
     from migrator.config import Config
+    from migrator.engine import FileReport, Options
 
 PROGRESS_MIN_FILES = 20
 """A run over at least this many files shows a progress bar (on a terminal, outside CI)."""
@@ -32,15 +33,24 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     """PATH arguments and the options that choose what to read and which rules run."""
     from migrator.readers import InputFormat
 
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="transcript files or folders (walked for *.jsonl, *.ndjson, *.jsonlines); '-' reads stdin")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="transcript files or folders (walked for *.jsonl, *.ndjson, *.jsonlines, and *.json, *.har, *.yaml, *.yml, mcp*.log files that hold MCP traffic); '-' reads stdin")
     parser.add_argument("--input-format", choices=[f.value for f in InputFormat], default=None, help="the transcript format (default: detected from the content)")
     parser.add_argument("--select", action="append", metavar="CODES", help="only these rules: codes, slugs or prefixes such as MCP1, comma-separated (repeatable)")
     parser.add_argument("--ignore", action="append", metavar="CODES", help="skip these rules (comma-separated, repeatable)")
     parser.add_argument("--assume-version", metavar="VERSION", help="protocol version for sessions without an initialize handshake, e.g. 2025-11-25")
     parser.add_argument("--stdin-filename", metavar="NAME", help="the path to report for '-'")
     parser.add_argument("--config", metavar="FILE", help="the configuration file (default: the nearest .mcp-migrate.yaml, or pyproject.toml with [tool.mcp-migrate], from the current folder up)")
+    parser.add_argument("--pair", nargs=2, action="append", metavar=("C2S_FILE", "S2C_FILE"), help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)")
+    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="files to process in parallel worker processes (default: the number of cores when there is over 16 MB to read, else 1)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     parser.add_argument("-v", "--verbose", action="store_true", help="also say which configuration is used, and for each file its format, messages and findings")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
 
 
 def _split(values: Sequence[str] | None) -> list[str] | None:
@@ -69,6 +79,7 @@ def config_for(args: argparse.Namespace) -> Config:
 
 def options_from_args(args: argparse.Namespace) -> Options:
     """The engine options for the parsed command line and the configuration file."""
+    from migrator.engine import Options
     from migrator.readers import InputFormat
     from migrator.rules import resolve_selection
 
@@ -90,6 +101,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         provenance=provenance,
         assume_version=args.assume_version or cfg.assume_version,
         input_format=InputFormat(args.input_format or cfg.input_format or InputFormat.AUTO.value),
+        mcp_schemas=tuple(getattr(args, "mcp_schema", None) or ()),
         unknown_tool_patterns=cfg.unknown_tool_patterns,
         validation_patterns=cfg.validation_patterns,
     )
@@ -195,33 +207,88 @@ def _describe(report: FileReport, seconds: float) -> str:
     return line + f", {seconds:.2f}s"
 
 
+@dataclass(frozen=True)
+class FileTask:
+    """What to do with each file: picklable, so worker processes can run it."""
+
+    action: str  # "check", "fix" or "diff"
+    options: Options
+    backup: str | None = None
+
+
+def perform(task: FileTask, path: str) -> tuple[FileReport, str]:
+    """Run a task on one file; returns its report and its output (the diff, for "diff")."""
+    from migrator import api
+
+    if task.action == "check":
+        return api.check_file(path, task.options), ""
+    if task.action == "diff":
+        outcome = api.fix_file(path, task.options, diff=True)
+        return outcome.report, outcome.diff
+    return api.fix_file(path, task.options, backup=task.backup).report, ""
+
+
+def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
+    """Run a task on a two-file capture (only the server's file is ever rewritten)."""
+    from migrator.readers.pair import check_pair, fix_pair
+
+    if task.action == "check":
+        return check_pair(c2s, s2c, task.options), ""
+    outcome = fix_pair(c2s, s2c, task.options, diff=task.action == "diff")
+    return outcome.report, outcome.diff
+
+
+def _perform_caught(task: FileTask, path: str) -> tuple[FileReport | MigratorError, str, float]:
+    # Runs in worker processes too: errors come back as values, in order.
+    began = time.perf_counter()
+    try:
+        report, output = perform(task, path)
+    except MigratorError as exc:
+        return exc, "", time.perf_counter() - began
+    return report, output, time.perf_counter() - began
+
+
+# Below this much input, starting worker processes costs more than it saves.
+PARALLEL_MIN_BYTES = 16 * 1024 * 1024
+
+
+def _jobs(args: argparse.Namespace, paths: Sequence[Path]) -> int:
+    requested: int | None = getattr(args, "jobs", None)
+    if requested is not None:
+        return max(1, min(requested, len(paths)))
+    if len(paths) < 2:
+        return 1
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+    return min(os.cpu_count() or 1, len(paths)) if total >= PARALLEL_MIN_BYTES else 1
+
+
 def run_files(
     args: argparse.Namespace,
     io: IO,
-    on_file: Callable[[str], FileReport],
+    task: FileTask,
     on_stdin: Callable[[str, str], FileReport],
-    *,
-    per_file_options: bool = False,
 ) -> RunResult:
-    """Apply ``on_file`` to every transcript (or ``on_stdin`` to stdin's text).
+    """Run ``task`` on every transcript (or ``on_stdin`` on stdin's text), or on ``--pair`` captures.
 
-    Folders are walked with the configuration's ``include`` and ``exclude``. An
-    error in one file is reported and the others go on.
-
-    Args:
-        args: the parsed command line.
-        io: the streams.
-        on_file: checks or fixes one file.
-        on_stdin: the same for stdin's text and the name to report.
-        per_file_options: ``on_file`` applies :func:`options_for` itself. When
-            False, a configuration with ``per-file-ignores`` for a file to read
-            is refused rather than ignored.
+    Folders are walked with the configuration's ``include`` and ``exclude``;
+    each file gets the configuration's ``per-file-ignores``. Files run in
+    parallel worker processes with ``--jobs`` (by default when there is a lot
+    to read); output (diffs) and reports keep the order of the paths. An error
+    in one file is reported and the others go on; a file found in a folder
+    that holds no MCP traffic is passed over.
 
     Raises:
-        UsageError: '-' combined with other paths, or per-file-ignores the caller
-            cannot apply.
+        UsageError: '-' or --pair combined with other paths, or no path at all.
         InputError: a path does not exist.
     """
+    pairs: list[list[str]] = getattr(args, "pair", None) or []
+    if pairs and args.paths:
+        raise UsageError("--pair cannot be combined with PATH arguments")
+    if not pairs and not args.paths:
+        raise UsageError("give at least one PATH (or '-' for stdin), or --pair C2S_FILE S2C_FILE")
     if "-" in args.paths and len(args.paths) > 1:
         raise UsageError("'-' (stdin) cannot be combined with other paths")
     cfg = config_for(args)
@@ -234,36 +301,50 @@ def run_files(
         text, name = stdin.read(), args.stdin_filename or "-"
         result.texts[name] = text
         result.files.append(on_stdin(text, name))
-        result.seconds = time.perf_counter() - started
-        return result
-    paths = _walk(args)
-    if not per_file_options:
-        _refuse_per_file_ignores(cfg, paths)
-    verb = "Fixing" if args.command == "fix" else "Checking"
-    with _status(io, show_progress(io, args, len(paths)), len(paths), verb) as status:
-        for path in paths:
-            began = time.perf_counter()
+    elif pairs:
+        for c2s, s2c in pairs:
+            pair_task = replace(task, options=options_for(args, task.options, s2c))
             try:
-                report = on_file(str(path))
+                report, output = perform_pair(pair_task, c2s, s2c)
             except MigratorError as exc:
                 result.errors.append(exc)
-                status.note(f"mcp-migrate: error: {exc}")
+                io.stderr.write(f"mcp-migrate: error: {exc}\n")
                 continue
-            finally:
-                status.advance(str(path))
-            if args.verbose:
-                status.note(_describe(report, time.perf_counter() - began))
+            io.stdout.write(output)
             result.files.append(report)
+    else:
+        _run_paths(args, io, task, _walk(args), result)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _refuse_per_file_ignores(cfg: Config, paths: Sequence[Path]) -> None:
-    for path in paths:
-        names = cfg.ignored_codes(path)
-        if names:
-            raise UsageError(
-                f"{path}: the configuration's per-file-ignores ({', '.join(names)}) apply to this file, "
-                "and this command does not apply per-file-ignores yet; "
-                "run it on other files or use --config with a file without them"
-            )
+def _run_paths(args: argparse.Namespace, io: IO, task: FileTask, paths: list[Path], result: RunResult) -> None:
+    named = {Path(p) for p in args.paths if not Path(p).is_dir()}
+    tasks = [replace(task, options=options_for(args, task.options, str(path))) for path in paths]
+    jobs = _jobs(args, paths)
+    verb = "Fixing" if args.command == "fix" else "Checking"
+    with contextlib.ExitStack() as stack:
+        status = stack.enter_context(_status(io, show_progress(io, args, len(paths)), len(paths), verb))
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            outcomes = pool.map(_perform_caught, tasks, map(str, paths), chunksize=1)
+        else:
+            outcomes = map(_perform_caught, tasks, map(str, paths))
+        if args.verbose and jobs > 1:
+            status.note(f"mcp-migrate: {len(paths)} files on {jobs} worker processes")
+        for path, (report, output, seconds) in zip(paths, outcomes, strict=True):
+            status.advance(str(path))
+            if isinstance(report, NotATranscriptError) and path not in named:
+                if args.verbose:  # found in a folder: a config file or the like
+                    status.note(f"{path}: skipped ({report.message})")
+                continue
+            if isinstance(report, MigratorError):
+                result.errors.append(report)
+                status.note(f"mcp-migrate: error: {report}")
+                continue
+            io.stdout.write(output)
+            if args.verbose:
+                status.note(_describe(report, seconds))
+            result.files.append(report)

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from migrator.commands import IO, formatter
-from migrator.commands.common import add_input_options, options_from_args, run_files
-from migrator.engine import FileReport
+from migrator.commands.common import (
+    FileTask,
+    add_input_options,
+    options_for,
+    options_from_args,
+    run_files,
+)
 from migrator.findings import FixSafety
 from migrator.reporters import RunResult
+
+if TYPE_CHECKING:
+    from migrator.engine import FileReport
 
 NAME = "fix"
 HELP = "rewrite files in place (atomically)"
@@ -33,19 +42,13 @@ def run(args: argparse.Namespace, io: IO) -> int:
 
     options = options_from_args(args)
 
-    def on_file(path: str) -> FileReport:
-        if args.diff:
-            outcome = api.fix_file(path, options, diff=True)
-            io.stdout.write(outcome.diff)
-            return outcome.report
-        return api.fix_file(path, options, backup=args.backup).report
-
     def on_stdin(text: str, name: str) -> FileReport:
-        after, report = api.fix_text(text, name, options)
+        after, report = api.fix_text(text, name, options_for(args, options, name))
         io.stdout.write(unified_diff(text, after, name) if args.diff else after)
         return report
 
-    result = run_files(args, io, on_file, on_stdin)
+    task = FileTask("diff" if args.diff else "fix", options, args.backup)
+    result = run_files(args, io, task, on_stdin)
     if not args.quiet:
         io.stderr.write(summary(result, args.diff, options.unsafe_fixes) + "\n")
     if result.errors:

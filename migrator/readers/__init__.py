@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from migrator.errors import UsageError
+from migrator.errors import NotATranscriptError, UsageError
 from migrator.model import Problem
 from migrator.readers.base import Reader, parse_json_line
 from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
@@ -81,6 +81,15 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
         if looks_like_yaml(head):
             return Detection(YamlReader(), "a YAML document with JSON-RPC members")
     values = _sample(head)
+    content = [n for n, text in enumerate(head, start=1) if text.strip()]
+    attempts = any(text.lstrip(" \t\ufeff").startswith(("{", "[")) for text in head)
+    if forced is InputFormat.AUTO and content and not values and not attempts:
+        # Not one line even tries to be JSON: a README, a CI configuration.
+        raise NotATranscriptError(
+            "not a transcript: none of the first lines is JSON and no known format (JSON document, "
+            "YAML, HAR, Claude Desktop log) matches; --input-format forces one",
+            line=content[0],
+        )
     layout = detect_layout(values)
     if forced is InputFormat.WIRE:
         return Detection(WireReader(), "forced by --input-format wire")

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from migrator import jsontext
-from migrator.errors import InputError, UnsafeRewriteError
+from migrator.errors import InputError, NotATranscriptError, UnsafeRewriteError
 from migrator.model import Direction, Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.readers.base import UNPARSEABLE_LINE, Reader, messages_at
 from migrator.readers.wire import looks_like_message
@@ -169,7 +169,7 @@ class HarReader(Reader):
         log = value.get("log") if isinstance(value, dict) else None
         entries = log.get("entries") if isinstance(log, dict) else None
         if not isinstance(entries, list):
-            raise InputError("not a HAR file: no log.entries array", line=1)
+            raise NotATranscriptError("not a HAR file: no log.entries array", line=1)
         self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         log_member = _member(text, start, "log")
         assert log_member is not None
@@ -186,7 +186,7 @@ class HarReader(Reader):
                 group.append(unit)
                 count += len(unit.messages) + (unit.problem is not None)
         if not count:
-            raise InputError("HAR file holds no JSON-RPC messages in a request or response body", line=1)
+            raise NotATranscriptError("HAR file holds no JSON-RPC messages in a request or response body", line=1)
         for group in sessions.values():
             yield from group
 

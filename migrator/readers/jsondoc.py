@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from migrator import jsontext
-from migrator.errors import InputError
+from migrator.errors import InputError, NotATranscriptError
 from migrator.model import Direction, SourceMessage, Unit
 from migrator.readers.base import Reader
 from migrator.readers.envelope import detect_layout
@@ -125,7 +125,7 @@ class JsonDocumentReader(Reader):
             raise InputError("JSON nested too deeply to read", line=1) from exc
         self.shape = shape(value)
         if self.shape is None:
-            raise InputError("JSON document holds no JSON-RPC messages in a known layout", line=1)
+            raise NotATranscriptError("JSON document holds no JSON-RPC messages in a known layout", line=1)
         line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         messages = []
         for found in _locate(text, start, value, self.shape):

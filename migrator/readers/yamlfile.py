@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from migrator import jsontext
-from migrator.errors import InputError, UnsafeRewriteError
+from migrator.errors import InputError, NotATranscriptError, UnsafeRewriteError
 from migrator.model import Direction, SourceMessage, Unit
 from migrator.readers.base import Reader
 from migrator.readers.envelope import detect_layout
@@ -482,10 +482,10 @@ class YamlReader(Reader):
         self.text = "".join(lines)
         self.root = compose(self.text)
         if self.root is None:
-            raise InputError("YAML file holds no document", line=1)
+            raise NotATranscriptError("YAML file holds no document", line=1)
         self.document, messages = find_messages(self.root)
         if not messages:
-            raise InputError("YAML document holds no JSON-RPC messages in a known layout", line=_line(self.root))
+            raise NotATranscriptError("YAML document holds no JSON-RPC messages in a known layout", line=_line(self.root))
         for found in messages:
             try:
                 text = json.dumps(found.value, ensure_ascii=False, separators=(",", ":"))

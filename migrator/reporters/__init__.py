@@ -13,11 +13,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from migrator.engine import FileReport
 from migrator.errors import MigratorError
 from migrator.findings import Finding, FixSafety, Severity
+
+if TYPE_CHECKING:  # the engine is heavy; `mcp-migrate --version` must not import it
+    from migrator.engine import FileReport
 
 
 class OutputFormat(str, Enum):

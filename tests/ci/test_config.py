@@ -193,13 +193,15 @@ def test_per_file_ignores(work: Path) -> None:
     assert codes(run_cli("check", *SELECT, "../legacy/old.jsonl").out) == ["MCP101"]
 
 
-def test_fix_refuses_per_file_ignores_it_cannot_apply(work: Path) -> None:
-    path = write(work, "legacy/old.jsonl", session())
-    before = path.read_text()
+def test_fix_applies_per_file_ignores(work: Path) -> None:
+    legacy = write(work, "legacy/old.jsonl", session())
+    current = write(work, "current/new.jsonl", session())
+    before = legacy.read_text()
     (work / ".mcp-migrate.yaml").write_text("per-file-ignores:\n  'legacy/**': [MCP101]\n")
-    result = run_cli("fix", "legacy")
-    assert result.code == 2 and "per-file-ignores" in result.err
-    assert path.read_text() == before
+    result = run_cli("fix", "legacy", "current")
+    assert result.code == 0, result.err
+    assert legacy.read_text() == before, "MCP101 is ignored there: nothing to fix"
+    assert '"isError":true' in current.read_text()
 
 
 def test_include_and_exclude_when_walking(work: Path) -> None:

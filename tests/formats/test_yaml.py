@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from migrator.api import check_text, fix_text
 from migrator.engine import Options
-from migrator.errors import InputError, UnsafeRewriteError
+from migrator.errors import InputError, NotATranscriptError, UnsafeRewriteError
 from migrator.readers import InputFormat, detect
 from migrator.source import split_lines
 from tests.conftest import ROOT
@@ -100,7 +100,8 @@ def test_crlf_and_indentation_of_the_document_are_used() -> None:
 def test_detection_needs_yaml_with_jsonrpc_members() -> None:
     assert detect(split_lines("- jsonrpc: '2.0'\n  id: 1\n  method: ping\n")).reader.name == "yaml"
     assert detect(split_lines("# c\n---\ncases:\n  - request: {}\n")).reader.name == "yaml"
-    assert detect(split_lines("name: CI\non: push\njobs: {}\n")).reader.name == "wire"
+    with pytest.raises(NotATranscriptError):  # YAML, but not a transcript
+        detect(split_lines("name: CI\non: push\njobs: {}\n"))
     forced = detect(split_lines("{jsonrpc: '2.0', id: 1, method: ping}\n"), InputFormat.YAML)
     assert forced.reader.name == "yaml" and "forced" in forced.reason
 
