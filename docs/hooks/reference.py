@@ -16,6 +16,10 @@ from typing import Any
 
 CLI_MARKER = "<!-- mcp-migrate:cli-reference -->"
 RULES_MARKER = "<!-- mcp-migrate:rules-reference -->"
+# <!-- mcp-migrate:run lang=json pick=runs.0.results.0 lines=3 :: check --format sarif FILE -->
+# runs the real CLI (from the repository root) while the site builds and shows what it
+# printed: the output on the page is the tool's, never pasted.
+RUN_MARKER = re.compile(r"<!-- mcp-migrate:run (?P<options>[^:]*?)\s*:: (?P<argv>.*?) -->")
 
 # The help text is rendered at a fixed width so the page does not depend on the terminal
 # the build happens to run in.
@@ -27,7 +31,40 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs
         markdown = markdown.replace(CLI_MARKER, render_cli_reference())
     if RULES_MARKER in markdown:
         markdown = markdown.replace(RULES_MARKER, render_rules_reference())
-    return markdown
+    return RUN_MARKER.sub(lambda match: render_run(match.group("options"), match.group("argv")), markdown)
+
+
+def render_run(options_text: str, argv_text: str) -> str:
+    """A fenced block with what ``mcp-migrate ARGV`` prints on standard output."""
+    import io
+    import json
+    import shlex
+    from pathlib import Path
+
+    from migrator.cli import main
+
+    options = dict(item.split("=", 1) for item in options_text.split())
+    argv = shlex.split(argv_text)
+    out, err = io.StringIO(), io.StringIO()
+    cwd = Path.cwd()
+    os.chdir(Path(__file__).resolve().parents[2])  # paths on the page are relative to the repository
+    try:
+        code = main(argv, stdout=out, stderr=err)
+    finally:
+        os.chdir(cwd)
+    if code not in (0, 1):
+        raise RuntimeError(f"mcp-migrate {argv_text} failed ({code}): {err.getvalue()}")
+    text = out.getvalue()
+    if "pick" in options:
+        value = json.loads(text)
+        for part in options["pick"].split("."):
+            value = value[int(part)] if isinstance(value, list) else value[part]
+        text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    lines = text.splitlines()
+    if "lines" in options and len(lines) > int(options["lines"]):
+        lines = [*lines[: int(options["lines"])], "..."]
+    lang = options.get("lang", "text")
+    return f'```{lang} title="mcp-migrate {argv_text}"\n' + "\n".join(lines) + "\n```"
 
 
 # --- CLI -------------------------------------------------------------------------------
