@@ -79,7 +79,10 @@ def transcripts(draw: st.DrawFn) -> str:
 @given(transcripts(), st.booleans())
 def test_fix_is_idempotent_and_keeps_other_bytes(text: str, unsafe: bool) -> None:
     options = Options(unsafe_fixes=unsafe)
-    after, report = fix_text(text, options=options)
+    try:
+        after, report = fix_text(text, options=options)
+    except NotATranscriptError:  # only noise lines were drawn: nothing that tries to be JSON
+        assume(False)
     again, second = fix_text(after, options=options)
     assert again == after
     assert second.fixes == 0

@@ -1,0 +1,260 @@
+"""Benchmark mcp-migrate against the baselines, in one run, on generated transcripts.
+
+Every measurement runs as its own process, timed from outside (wall clock,
+median of ``--repeat`` runs) with its peak RSS read from the kernel
+(``wait4``). Baselines are measured in the same run, on the same files, so
+the ratios compare like with like on a noisy machine:
+
+* parse only, with orjson (the fastest JSON parsing Python has) and with the
+  standard library's json: the limit any Python tool has to work under;
+* ``jq -c 'select(.error.code == -32602)'``, a one-liner that only detects;
+* ``check-jsonschema`` validating the same messages against the JSON-RPC
+  schema (on a JSON array, the form it reads), where installed;
+* ``mcp-migrate check`` (every default rule), ``fix --diff`` and ``fix``.
+
+Usage:
+    python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR]
+
+Writes ``results.json``, ``results.md`` and ``scaling.svg`` to ``--out``
+(default ``docs/performance``, the folder the docs' Performance page shows)
+and prints the Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / ".bench"
+BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from generate import generate  # noqa: E402  (the folder above is on the path just now)
+
+PARSE_ORJSON = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)\n"
+PARSE_JSON = "import json, sys\nfor line in open(sys.argv[1], 'rb'):\n    json.loads(line)\n"
+
+
+@dataclass
+class Measurement:
+    """One task on one file: medians over the repeats."""
+
+    task: str
+    messages: int
+    megabytes: float
+    seconds: float
+    peak_rss_mb: float
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.megabytes / self.seconds
+
+    @property
+    def messages_per_s(self) -> float:
+        return self.messages / self.seconds
+
+
+def run_once(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one process."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, cwd=ROOT)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(argv)} exited with {proc.returncode}")
+    return seconds, usage.ru_maxrss / 1024  # Linux reports KiB
+
+
+def measure(task: str, argv: list[str], messages: int, path: Path, repeat: int, prepare: list[str] | None = None) -> Measurement:
+    times, peaks = [], []
+    for _ in range(repeat):
+        if prepare:
+            subprocess.run(prepare, check=True)
+        seconds, peak = run_once(argv)
+        times.append(seconds)
+        peaks.append(peak)
+    return Measurement(task, messages, path.stat().st_size / 1e6, statistics.median(times), max(peaks))
+
+
+def transcript(messages: int) -> Path:
+    path = WORK / f"bench-{messages}.jsonl"
+    if not path.exists():
+        WORK.mkdir(exist_ok=True)
+        with path.open("w", encoding="utf-8", newline="\n") as out:
+            for line in generate(messages):
+                out.write(line + "\n")
+    return path
+
+
+def as_array(path: Path) -> Path:
+    target = path.with_suffix(".array.json")
+    if not target.exists():
+        with path.open(encoding="utf-8") as source, target.open("w", encoding="utf-8") as out:
+            out.write("[\n" + ",\n".join(line.rstrip("\n") for line in source) + "\n]\n")
+    return target
+
+
+def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measurement]:
+    path = transcript(messages)
+    migrate = str(BIN / "mcp-migrate")
+    results = [
+        measure("orjson parse only", [sys.executable, "-c", PARSE_ORJSON, str(path)], messages, path, repeat),
+        measure("json parse only", [sys.executable, "-c", PARSE_JSON, str(path)], messages, path, repeat),
+    ]
+    if shutil.which("jq"):
+        results.append(measure("jq select (detect only)", ["jq", "-c", "select(.error.code == -32602)", str(path)], messages, path, repeat))
+    checker = shutil.which("check-jsonschema") or (str(BIN / "check-jsonschema") if (BIN / "check-jsonschema").exists() else None)
+    if checker and heavy_baselines:
+        array = as_array(path)
+        schema = str(ROOT / "schemas" / "jsonrpc-2.0.schema.json")
+        results.append(measure("check-jsonschema (JSON-RPC schema)", [checker, "--schemafile", schema, str(array)], messages, path, repeat))
+    results.append(measure("mcp-migrate check", [migrate, "check", "-q", "-j", "1", "--format", "json", str(path)], messages, path, repeat))
+    results.append(measure("mcp-migrate fix --diff", [migrate, "fix", "--diff", "-q", "-j", "1", str(path)], messages, path, repeat))
+    with tempfile.TemporaryDirectory(dir=WORK) as folder:
+        copy = Path(folder) / path.name
+        results.append(
+            measure("mcp-migrate fix", [migrate, "fix", "-q", "-j", "1", str(copy)], messages, path, repeat, prepare=["cp", str(path), str(copy)])
+        )
+    return results
+
+
+def bench_jobs(messages: int, repeat: int) -> dict[str, float]:
+    """Many small files against one large one, and -j 1 against -j 2."""
+    path = transcript(messages)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    parts = 20
+    with tempfile.TemporaryDirectory(dir=WORK) as folder:
+        for index in range(parts):
+            Path(folder, f"part-{index:02}.jsonl").write_text("".join(lines[index::parts]), encoding="utf-8")
+        migrate = str(BIN / "mcp-migrate")
+        one = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", str(path)])[0] for _ in range(repeat))
+        serial = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", folder])[0] for _ in range(repeat))
+        parallel = statistics.median(run_once([migrate, "check", "-q", "-j", "2", "--format", "json", folder])[0] for _ in range(repeat))
+    return {"one large file, -j 1": one, f"{parts} small files, -j 1": serial, f"{parts} small files, -j 2": parallel}
+
+
+def bench_startup(repeat: int) -> dict[str, float]:
+    migrate = str(BIN / "mcp-migrate")
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", dir=WORK, delete=False) as one:
+        one.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    try:
+        version = statistics.median(run_once([migrate, "--version"])[0] for _ in range(repeat * 3))
+        check = statistics.median(run_once([migrate, "check", "-q", one.name])[0] for _ in range(repeat * 3))
+    finally:
+        os.unlink(one.name)
+    return {"mcp-migrate --version": version, "check on a 1-line file": check}
+
+
+def ratios(results: list[Measurement]) -> dict[str, float]:
+    by = {m.task: m for m in results}
+    out: dict[str, float] = {}
+    base = by["orjson parse only"]
+    for task in ("mcp-migrate check", "mcp-migrate fix", "mcp-migrate fix --diff"):
+        out[f"{task}: share of orjson parse-only throughput"] = by[task].mb_per_s / base.mb_per_s
+    if "jq select (detect only)" in by:
+        out["check speed-up over the jq one-liner"] = by["jq select (detect only)"].seconds / by["mcp-migrate check"].seconds
+    if "check-jsonschema (JSON-RPC schema)" in by:
+        out["check speed-up over check-jsonschema"] = by["check-jsonschema (JSON-RPC schema)"].seconds / by["mcp-migrate check"].seconds
+    return out
+
+
+def markdown(all_results: dict[int, list[Measurement]], all_ratios: dict[int, dict[str, float]], jobs: dict[str, float], startup: dict[str, float], machine: str) -> str:
+    lines = [f"Measured on {machine}.", ""]
+    for messages, results in all_results.items():
+        lines += [
+            f"### {messages:,} messages ({results[0].megabytes:,.0f} MB)",
+            "",
+            "| task | seconds (median) | MB/s | messages/s | peak RSS (MB) |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        for m in results:
+            lines.append(f"| {m.task} | {m.seconds:.2f} | {m.mb_per_s:,.0f} | {m.messages_per_s:,.0f} | {m.peak_rss_mb:,.0f} |")
+        lines += ["", "| ratio | value |", "| --- | ---: |"]
+        for name, value in all_ratios[messages].items():
+            shown = f"{value:.0%}" if "share" in name else f"{value:.1f}x"
+            lines.append(f"| {name} | {shown} |")
+        lines.append("")
+    lines += ["### Many files and worker processes", "", "| run | seconds (median) |", "| --- | ---: |"]
+    lines += [f"| {name} | {seconds:.2f} |" for name, seconds in jobs.items()]
+    lines += ["", "### Start-up", "", "| command | seconds (median) |", "| --- | ---: |"]
+    lines += [f"| `{name}` | {seconds:.3f} |" for name, seconds in startup.items()]
+    return "\n".join(lines) + "\n"
+
+
+def svg(all_results: dict[int, list[Measurement]]) -> str:
+    """A small two-panel line chart: check throughput and peak RSS against file size."""
+    sizes = list(all_results)
+    check = [next(m for m in all_results[s] if m.task == "mcp-migrate check") for s in sizes]
+    parse = [next(m for m in all_results[s] if m.task == "orjson parse only") for s in sizes]
+    width, height, pad = 640, 260, 50
+
+    def panel(x0: int, title: str, series: list[tuple[str, str, list[float]]], unit: str) -> str:
+        top = max(max(values) for _, _, values in series) * 1.15 or 1
+        w = width // 2 - pad - 10
+        h = height - 2 * pad
+        out = [f'<text x="{x0 + w / 2}" y="20" text-anchor="middle" font-size="13">{title}</text>']
+        out.append(f'<line x1="{x0}" y1="{pad + h}" x2="{x0 + w}" y2="{pad + h}" stroke="#888"/>')
+        out.append(f'<line x1="{x0}" y1="{pad}" x2="{x0}" y2="{pad + h}" stroke="#888"/>')
+        out.append(f'<text x="{x0 - 6}" y="{pad + 4}" text-anchor="end" font-size="10">{top:,.0f} {unit}</text>')
+        out.append(f'<text x="{x0 - 6}" y="{pad + h}" text-anchor="end" font-size="10">0</text>')
+        for i, size in enumerate(sizes):
+            x = x0 + (w * i / max(1, len(sizes) - 1))
+            out.append(f'<text x="{x}" y="{pad + h + 16}" text-anchor="middle" font-size="10">{size:,}</text>')
+        for n, (label, colour, values) in enumerate(series):
+            points = " ".join(f"{x0 + w * i / max(1, len(sizes) - 1):.1f},{pad + h - h * v / top:.1f}" for i, v in enumerate(values))
+            out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
+            out.append(f'<text x="{x0 + 8}" y="{pad + 14 + 14 * n}" font-size="11" fill="{colour}">{label}</text>')
+        return "\n".join(out)
+
+    body = panel(pad, "Throughput (MB/s) by messages", [("orjson parse only", "#999", [m.mb_per_s for m in parse]), ("mcp-migrate check", "#1565c0", [m.mb_per_s for m in check])], "MB/s")
+    body += panel(width // 2 + pad, "Peak RSS (MB) by messages", [("mcp-migrate check", "#c62828", [m.peak_rss_mb for m in check])], "MB")
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif">\n{body}\n</svg>\n'
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000,1000000", help="message counts, comma-separated")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "performance")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"
+    all_results: dict[int, list[Measurement]] = {}
+    all_ratios: dict[int, dict[str, float]] = {}
+    for messages in sizes:
+        print(f"measuring {messages:,} messages ...", file=sys.stderr)
+        # check-jsonschema reads the whole array into memory and is slow: up to 1e5 messages.
+        all_results[messages] = bench_size(messages, args.repeat, heavy_baselines=messages <= 100_000)
+        all_ratios[messages] = ratios(all_results[messages])
+    print("measuring many files and start-up ...", file=sys.stderr)
+    jobs = bench_jobs(min(max(sizes), 100_000), args.repeat)
+    startup = bench_startup(args.repeat)
+    table = markdown(all_results, all_ratios, jobs, startup, machine)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "results.md").write_text(table, encoding="utf-8")
+    (args.out / "scaling.svg").write_text(svg(all_results), encoding="utf-8")
+    document = {
+        "machine": machine,
+        "sizes": {str(k): [asdict(m) | {"mb_per_s": m.mb_per_s, "messages_per_s": m.messages_per_s} for m in v] for k, v in all_results.items()},
+        "ratios": {str(k): v for k, v in all_ratios.items()},
+        "jobs": jobs,
+        "startup": startup,
+    }
+    (args.out / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
