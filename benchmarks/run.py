@@ -65,16 +65,25 @@ class Measurement:
         return self.messages / self.seconds
 
 
-def run_once(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float]:
+# A small process starts each measured one and reports its time and peak RSS:
+# measured straight from this (larger) process, a child's peak RSS would include
+# the pages it shared with us between fork and exec.
+TIMER = """
+import resource, subprocess, sys, time
+started = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+seconds = time.perf_counter() - started
+print(code, seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def run_once(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one process."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, cwd=ROOT)
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(argv)} exited with {proc.returncode}")
-    return seconds, usage.ru_maxrss / 1024  # Linux reports KiB
+    done = subprocess.run([sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT, check=True)
+    code, seconds, peak_kib = done.stdout.split()
+    if int(code) not in (0, 1):
+        raise RuntimeError(f"{' '.join(argv)} exited with {code}")
+    return float(seconds), int(peak_kib) / 1024  # Linux reports KiB
 
 
 def measure(task: str, argv: list[str], messages: int, path: Path, repeat: int, prepare: list[str] | None = None) -> Measurement:
@@ -102,7 +111,10 @@ def as_array(path: Path) -> Path:
     target = path.with_suffix(".array.json")
     if not target.exists():
         with path.open(encoding="utf-8") as source, target.open("w", encoding="utf-8") as out:
-            out.write("[\n" + ",\n".join(line.rstrip("\n") for line in source) + "\n]\n")
+            out.write("[\n")
+            for number, line in enumerate(source):
+                out.write(("" if number == 0 else ",\n") + line.rstrip("\n"))
+            out.write("\n]\n")
     return target
 
 
@@ -133,11 +145,18 @@ def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measur
 def bench_jobs(messages: int, repeat: int) -> dict[str, float]:
     """Many small files against one large one, and -j 1 against -j 2."""
     path = transcript(messages)
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     parts = 20
+    per_part = max(1, messages // parts)
     with tempfile.TemporaryDirectory(dir=WORK) as folder:
-        for index in range(parts):
-            Path(folder, f"part-{index:02}.jsonl").write_text("".join(lines[index::parts]), encoding="utf-8")
+        # Consecutive stretches (whole sessions, as real files hold), not every 20th line.
+        with path.open(encoding="utf-8") as source:
+            for index in range(parts):
+                with Path(folder, f"part-{index:02}.jsonl").open("w", encoding="utf-8") as out:
+                    for _ in range(per_part):
+                        line = source.readline()
+                        if not line:
+                            break
+                        out.write(line)
         migrate = str(BIN / "mcp-migrate")
         one = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", str(path)])[0] for _ in range(repeat))
         serial = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", folder])[0] for _ in range(repeat))
@@ -153,7 +172,7 @@ def bench_startup(repeat: int) -> dict[str, float]:
         version = statistics.median(run_once([migrate, "--version"])[0] for _ in range(repeat * 3))
         check = statistics.median(run_once([migrate, "check", "-q", one.name])[0] for _ in range(repeat * 3))
     finally:
-        os.unlink(one.name)
+        Path(one.name).unlink()
     return {"mcp-migrate --version": version, "check on a 1-line file": check}
 
 

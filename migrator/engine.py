@@ -8,7 +8,7 @@ bounded memory. Findings are collected in the :class:`FileReport` passed in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any
@@ -18,12 +18,12 @@ from migrator.errors import MigratorError, UnsafeRewriteError
 from migrator.findings import Finding, FixSafety
 from migrator.jsontext import DECODER
 from migrator.messages import MessageReader
-from migrator.model import Edit, Problem, SourceMessage, Unit, apply_edits
+from migrator.model import Edit, Kind, Problem, SourceMessage, Unit, apply_edits
 from migrator.official import OfficialSchemas
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
 from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
 from migrator.rules.base import Rewrite, RuleContext, ValidationRule
-from migrator.session import SessionTracker
+from migrator.session import Exchange, Session, SessionTracker
 from migrator.source import refuse_non_text
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
@@ -85,11 +85,12 @@ class Pipeline:
         self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
         self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
         self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
-        validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
-        # Bound methods of only the rules that implement each hook: this loop
-        # runs for every message, and most rules look at few of them.
-        self.message_checks = [r.check_message for r in validators if _overrides(r, "check_message")]
-        self.exchange_checks = [r.check_exchange for r in validators if _overrides(r, "check_exchange")]
+        self.validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
+        # The hooks that want each kind of message, worked out once per
+        # (kind, method): this runs for every message, and most rules look
+        # at few of them.
+        self._message_hooks: dict[tuple[Kind, str | None], list[MessageHook]] = {}
+        self._exchange_hooks: dict[str | None, list[ExchangeHook]] = {}
         self.problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
 
     def handle(self, unit: Unit) -> str:
@@ -111,12 +112,27 @@ class Pipeline:
         for message in unit.messages:
             report.messages += 1
             session = self.tracker.session
-            for check_message in self.message_checks:
+            payload = message.payload
+            method = payload.get("method") if type(payload) is dict else None
+            key = (message.kind, method if type(method) is str else None)
+            hooks = self._message_hooks.get(key)
+            if hooks is None:
+                hooks = self._message_hooks[key] = [
+                    r.check_message for r in self.validators
+                    if _overrides(r, "check_message") and r.wants_message(*key)
+                ]  # fmt: skip
+            for check_message in hooks:
                 findings += check_message(message, session, ctx)
             exchange = self.tracker.observe(message)
             if exchange is None:
                 continue
-            for check_exchange in self.exchange_checks:
+            exchange_hooks = self._exchange_hooks.get(exchange.method)
+            if exchange_hooks is None:
+                exchange_hooks = self._exchange_hooks[exchange.method] = [
+                    r.check_exchange for r in self.validators
+                    if _overrides(r, "check_exchange") and r.wants_exchange(exchange.method)
+                ]  # fmt: skip
+            for check_exchange in exchange_hooks:
                 findings += check_exchange(exchange, ctx)
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
@@ -133,6 +149,10 @@ class Pipeline:
                     report.fixes += 1
                 break  # outcomes are exclusive: one rule per exchange
         return apply_edits(unit.text, edits) if edits else unit.text
+
+
+MessageHook = Callable[[SourceMessage, Session, RuleContext], list[Finding]]
+ExchangeHook = Callable[[Exchange, RuleContext], list[Finding]]
 
 
 def _overrides(rule: ValidationRule, hook: str) -> bool:

@@ -7,6 +7,7 @@ output. Line endings are kept as they are (``\\n``, ``\\r\\n`` or none at the en
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
@@ -38,9 +39,17 @@ def invalid_utf8_column(text: str) -> int | None:
 
 
 def iter_lines(stream: BinaryIO) -> Iterator[str]:
-    """Yield the decoded lines of a binary stream, each with its line ending."""
-    for raw in stream:
-        yield decode(raw)
+    """Yield the decoded lines of a binary stream, each with its line ending.
+
+    The standard text layer does the work in C: with ``newline="\\n"`` only
+    ``\\n`` ends a line and endings come back untranslated, so ``\\r\\n``
+    and a stray ``\\r`` stay as they were.
+    """
+    text = io.TextIOWrapper(stream, encoding=ENCODING, errors=ERRORS, newline="\n")
+    try:
+        yield from text
+    finally:
+        text.detach()  # the caller owns (and closes) the binary stream
 
 
 def split_lines(text: str) -> list[str]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from migrator.classify import Verdict
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display, reportable_id
-from migrator.model import Edit, SourceMessage
+from migrator.model import Edit, Kind, SourceMessage
 from migrator.official import OfficialSchemas
 from migrator.rules import RuleInfo
 from migrator.session import Exchange, Session, SessionTracker
@@ -124,10 +124,28 @@ def describe_call(exchange: Exchange, verdict: Verdict) -> str:
 
 
 class ValidationRule:
-    """A rule that validates single messages and completed exchanges."""
+    """A rule that validates single messages and completed exchanges.
+
+    A rule says which messages it looks at, so the engine calls it for those
+    only: ``kinds`` and ``methods`` for :meth:`check_message` (``None``: all),
+    ``exchange_methods`` for :meth:`check_exchange` (the request's method;
+    ``None`` in the set stands for a response whose request was not seen).
+    """
+
+    kinds: ClassVar[frozenset[Kind] | None] = None
+    methods: ClassVar[frozenset[str] | None] = None
+    exchange_methods: ClassVar[frozenset[str | None] | None] = None
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info
+
+    def wants_message(self, kind: Kind, method: str | None) -> bool:
+        """Whether :meth:`check_message` looks at messages of this kind and method."""
+        return (self.kinds is None or kind in self.kinds) and (self.methods is None or method in self.methods)
+
+    def wants_exchange(self, method: str | None) -> bool:
+        """Whether :meth:`check_exchange` looks at exchanges of this request method."""
+        return self.exchange_methods is None or method in self.exchange_methods
 
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
         """Findings on one message as it arrives (before it is paired)."""

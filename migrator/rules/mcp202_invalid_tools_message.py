@@ -58,6 +58,10 @@ RESULTS = {"tools/list": "ListToolsResult", "tools/call": "CallToolResult"}
 class InvalidToolsMessage(ValidationRule):
     """MCP202."""
 
+    kinds = frozenset({Kind.REQUEST})
+    methods = frozenset(REQUESTS)
+    exchange_methods = frozenset(RESULTS)
+
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
         if message.kind is not Kind.REQUEST:
             return []

@@ -51,6 +51,9 @@ INFO = RuleInfo(
 class ArgumentsViolateInputSchema(ValidationRule):
     """MCP203."""
 
+    kinds = frozenset({Kind.REQUEST})
+    methods = frozenset({"tools/call"})
+
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
         payload = message.payload
         if message.kind is not Kind.REQUEST or payload["method"] != "tools/call" or call_shape_problem(payload):

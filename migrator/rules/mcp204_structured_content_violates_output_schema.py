@@ -46,6 +46,8 @@ INFO = RuleInfo(
 class StructuredContentViolatesOutputSchema(ValidationRule):
     """MCP204."""
 
+    exchange_methods = frozenset({"tools/call"})
+
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/call" or exchange.request is None:
             return []

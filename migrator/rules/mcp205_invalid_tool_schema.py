@@ -47,6 +47,8 @@ INFO = RuleInfo(
 class InvalidToolSchema(ValidationRule):
     """MCP205."""
 
+    exchange_methods = frozenset({"tools/list"})
+
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/list":
             return []

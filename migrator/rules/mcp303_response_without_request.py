@@ -45,6 +45,8 @@ INFO = RuleInfo(
 class ResponseWithoutRequest(ValidationRule):
     """MCP303."""
 
+    exchange_methods = frozenset({None})
+
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.request is not None:
             return []

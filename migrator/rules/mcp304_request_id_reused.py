@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display
-from migrator.model import SourceMessage
+from migrator.model import Kind, SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Session
@@ -47,6 +47,8 @@ INFO = RuleInfo(
 @register(INFO)
 class RequestIdReused(ValidationRule):
     """MCP304."""
+
+    kinds = frozenset({Kind.REQUEST})
 
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
         if ctx.tracker is None:
