@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from migrator.diff import unified_diff
-from migrator.engine import FileReport, Options, process
+from migrator.diff import StreamingDiff, unified_diff
+from migrator.engine import FileReport, Options, process, process_units
 from migrator.errors import InputError, UnsafeRewriteError, WriteError
 from migrator.source import decode, encode, iter_lines, split_lines
 from migrator.writer import AtomicWriter, Snapshot, check_writable
@@ -154,11 +154,7 @@ def fix_file(
     target = Path(path)
     report = FileReport(str(path))
     if diff:
-        with _open(target) as stream:
-            before = stream.read()
-        text = decode(before)
-        after = "".join(process(split_lines(text), str(path), opts, report))
-        return FixOutcome(report, unified_diff(text, after, str(path)))
+        return FixOutcome(report, _diff(target, str(path), opts, report))
     real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
     snapshot = Snapshot.of(real)
     writer: AtomicWriter | None = None
@@ -185,6 +181,25 @@ def fix_file(
             writer.discard()
         raise
     return FixOutcome(report, written=True)
+
+
+def _diff(target: Path, name: str, options: Options, report: FileReport) -> str:
+    """The diff ``fix`` would apply: streamed for line formats, whole for documents."""
+    streaming = StreamingDiff(name)
+    pieces: list[str] = []
+    after: list[str] = []
+    with _open(target) as stream:
+        for old, new in process_units(iter_lines(stream), name, options, report):
+            if report.line_for_line and old is not None:
+                pieces.append(streaming.feed(old, new))
+            else:  # a document: its output may come whole, at the end, and in its own order
+                after.append(new)
+    if report.line_for_line:
+        pieces.append(streaming.finish())
+        return "".join(pieces)
+    with _open(target) as stream:
+        before = decode(stream.read())
+    return unified_diff(before, "".join(after), name)
 
 
 def _prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:

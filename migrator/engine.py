@@ -62,6 +62,7 @@ class FileReport:
     findings: list[Finding] = field(default_factory=list)
     messages: int = 0
     fixes: int = 0
+    line_for_line: bool = False  # the reader maps each input line to one output line
 
     @property
     def changed(self) -> bool:
@@ -166,6 +167,20 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
         UnsafeRewriteError: a rewrite failed validation; the caller must not
             write any of the output.
     """
+    for _, output in process_units(lines, path, options, report):
+        yield output
+
+
+def process_units(
+    lines: Iterable[str], path: str, options: Options, report: FileReport
+) -> Iterator[tuple[str | None, str]]:
+    """Like :func:`process`, pairing each unit's input text with its output.
+
+    Yields ``(input, output)`` per unit and ``(None, output)`` for what the
+    reader writes at the end. With a reader that streams lines
+    (``report.line_for_line``) every output is the one line that replaces its
+    input, which lets a diff be made as the file streams by.
+    """
     try:
         source = iter(lines)
         head = list(islice(source, SAMPLE_LINES))
@@ -175,9 +190,12 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
         report.detection = detection.reason
         pipeline = Pipeline(path, options, report)
         reader = detection.reader
+        report.line_for_line = reader.streams_lines
         for unit in reader.units(chain(head, source)):
-            yield from reader.emit(unit, pipeline.handle(unit))
-        yield from reader.close()
+            yield unit.text, "".join(reader.emit(unit, pipeline.handle(unit)))
+        closing = "".join(reader.close())
+        if closing:
+            yield None, closing
     except MigratorError as exc:
         if exc.path is None:  # readers know lines, not file names
             exc.path = path

@@ -37,6 +37,7 @@ class Reader:
     """
 
     name: ClassVar[str] = "?"
+    streams_lines: ClassVar[bool] = False  # one output line per input line, as they come
 
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
         """Yield one unit per piece of the input, in order."""

@@ -112,6 +112,7 @@ class EnvelopeReader(Reader):
     """Reads lines that wrap a message with metadata."""
 
     name: ClassVar[str] = "envelope"
+    streams_lines: ClassVar[bool] = True
 
     def __init__(self, layout: EnvelopeLayout) -> None:
         self.layout = layout

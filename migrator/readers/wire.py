@@ -22,6 +22,7 @@ class WireReader(Reader):
     """Each non-blank line is a JSON-RPC message or a batch; directions are inferred later."""
 
     name: ClassVar[str] = "wire"
+    streams_lines: ClassVar[bool] = True
 
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
         """Yield one unit per line."""
