@@ -31,7 +31,7 @@ class FixSafety(str, Enum):
     NONE = "none"  # no automatic fix
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Finding:
     """One thing ``check`` found, located at a line and column of a file."""
 

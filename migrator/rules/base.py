@@ -11,6 +11,7 @@ Two kinds of rule:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -97,10 +98,20 @@ class ToolCallRule:
             fixable=fixable if fixable is not None else _fixable(self.info.fix),
             request_id=reportable_id(request_id),
             tool=verdict.tool,
-            evidence=verdict.evidence + _session_evidence(exchange),
+            evidence=shared(verdict.evidence + _session_evidence(exchange)),
             pointer=verdict.schema_pointer,
             keyword=verdict.schema_keyword,
         )
+
+
+def shared(evidence: tuple[str, ...]) -> tuple[str, ...]:
+    """The evidence with each line interned.
+
+    A large transcript has many findings whose evidence repeats (the same
+    catalog, the same version, the same wording): sharing the strings keeps
+    memory near what the unique text needs.
+    """
+    return tuple(sys.intern(item) for item in evidence)
 
 
 def _fixable(fix: FixSafety) -> FixSafety | None:
@@ -179,7 +190,7 @@ class ValidationRule:
             message=text,
             request_id=reportable_id(request_id),
             tool=tool,
-            evidence=evidence,
+            evidence=shared(evidence),
             pointer=pointer,
             keyword=keyword,
         )
