@@ -7,7 +7,8 @@ STAMP  := $(VENV)/.installed
 EXAMPLES := examples
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-fast lint typecheck docs serve bench clean
+.PHONY: help demo test test-fast lint typecheck docs serve bench fuzz clean
+FUZZ_SECONDS ?= 8
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -35,7 +36,7 @@ test-fast: $(STAMP) ## the suite without slow and browser tests
 	$(BIN)/python -m pytest -m "not slow and not browser"
 
 lint: $(STAMP) ## ruff and mypy
-	$(BIN)/ruff check migrator tests scripts
+	$(BIN)/ruff check migrator tests scripts benchmarks fuzz
 	$(BIN)/mypy
 
 docs: $(STAMP) ## build the docs site strictly into site/
@@ -43,6 +44,14 @@ docs: $(STAMP) ## build the docs site strictly into site/
 
 serve: $(STAMP) ## serve the docs site on 127.0.0.1:8000
 	$(BIN)/mkdocs serve -a 127.0.0.1:8000
+
+bench: $(STAMP) ## measure speed and memory against the baselines (writes docs/performance/)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/run.py
+
+fuzz: $(STAMP) ## run every atheris fuzz target for FUZZ_SECONDS each
+	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	$(BIN)/python fuzz/run.py --seconds $(FUZZ_SECONDS)
 
 clean: ## remove build products and the venv
 	rm -rf $(VENV) site dist build .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
