@@ -211,12 +211,18 @@ def compose(text: str) -> Node | None:
     Raises:
         InputError: the text is not valid YAML, or holds several documents.
     """
+    import warnings
+
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
     from ruamel.yaml.reader import ReaderError
 
     try:
-        return YAML(typ="rt").compose(text)
+        with warnings.catch_warnings():
+            # YAML lets a later anchor redefine an earlier one (aliases take the
+            # nearest); ruamel.yaml warns about it, but the file is valid.
+            warnings.simplefilter("ignore", ReusedAnchorWarning)
+            return YAML(typ="rt").compose(text)
     except ReaderError as exc:
         line = text.count("\n", 0, max(exc.position, 0)) + 1
         raise InputError(f"not valid YAML: {exc.reason} (character {exc.character!r})", line=line) from exc

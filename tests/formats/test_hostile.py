@@ -31,3 +31,15 @@ def test_never_crashes(pieces: list[str], forced: InputFormat) -> None:
         return
     if not report.fixes:
         assert after == text
+
+
+def test_redefined_yaml_anchor_is_read_without_a_warning() -> None:
+    # YAML lets an anchor be defined again (an alias takes the nearest one);
+    # ruamel.yaml warns about it, which must not escape as an error or noise.
+    import warnings
+
+    text = "- &a {jsonrpc: '2.0', id: 1, method: ping}\n- &a {jsonrpc: '2.0', id: 1, result: {}}\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = check_text(text, options=Options(input_format=InputFormat.YAML))
+    assert report.findings == []
