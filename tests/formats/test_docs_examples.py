@@ -27,6 +27,7 @@ SINGLE = {
     "fixture.yaml": ("fixture.after.yaml", "yaml"),
     "session.har": ("session.after.har", "har"),
     "mcp-server-weather.log": ("mcp-server-weather.after.log", "claude-log"),
+    "inspector-history.json": ("inspector-history.after.json", "json"),
 }
 
 
