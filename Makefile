@@ -45,7 +45,7 @@ docs: $(STAMP) ## build the docs site strictly into site/
 serve: $(STAMP) ## serve the docs site on 127.0.0.1:8000
 	$(BIN)/mkdocs serve -a 127.0.0.1:8000
 
-bench: $(STAMP) ## measure speed and memory against the baselines (writes docs/performance/)
+bench: $(STAMP) ## measure speed and memory against the baselines (writes benchmarks/results/)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 

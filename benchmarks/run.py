@@ -15,9 +15,9 @@ the ratios compare like with like on a noisy machine:
 Usage:
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR]
 
-Writes ``results.json``, ``results.md`` and ``scaling.svg`` to ``--out``
-(default ``docs/performance``, the folder the docs' Performance page shows)
-and prints the Markdown table.
+Writes ``results.json`` and ``results.md`` to ``--out`` (default
+``benchmarks/results``) and the plot to ``docs/assets/performance/scaling.svg``;
+the docs' Performance page shows both. Prints the Markdown table.
 """
 
 from __future__ import annotations
@@ -246,7 +246,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000,1000000", help="message counts, comma-separated")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "performance")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "assets" / "performance" / "scaling.svg")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"
@@ -263,7 +264,8 @@ def main() -> None:
     table = markdown(all_results, all_ratios, jobs, startup, machine)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.md").write_text(table, encoding="utf-8")
-    (args.out / "scaling.svg").write_text(svg(all_results), encoding="utf-8")
+    args.plot.parent.mkdir(parents=True, exist_ok=True)
+    args.plot.write_text(svg(all_results), encoding="utf-8")
     document = {
         "machine": machine,
         "sizes": {str(k): [asdict(m) | {"mb_per_s": m.mb_per_s, "messages_per_s": m.messages_per_s} for m in v] for k, v in all_results.items()},
