@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from migrator.diff import StreamingDiff, unified_diff
 from migrator.engine import FileReport, Options, process, process_units
@@ -138,13 +139,21 @@ class FixOutcome:
 
 
 def fix_file(
-    path: str | Path, options: Options | None = None, *, diff: bool = False, backup: str | None = None
+    path: str | Path,
+    options: Options | None = None,
+    *,
+    diff: bool = False,
+    backup: str | None = None,
+    diff_to: TextIO | None = None,
 ) -> FixOutcome:
     """Fix one file in place, atomically; or, with ``diff=True``, only compute the diff.
 
     The file is rewritten only when something changed. On any error the
     original is left exactly as it was. With ``backup`` (a suffix such as
-    ``.orig``) the original is kept beside the new file.
+    ``.orig``) the original is kept beside the new file. With ``diff=True``
+    and ``diff_to``, the diff is written to that stream as it is made (so a
+    large diff is never held in memory) and :attr:`FixOutcome.diff` stays
+    empty; on an error, part of the diff may already be in the stream.
 
     Raises:
         UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
@@ -154,7 +163,12 @@ def fix_file(
     target = Path(path)
     report = FileReport(str(path))
     if diff:
-        return FixOutcome(report, _diff(target, str(path), opts, report))
+        if diff_to is not None:
+            _diff(target, str(path), opts, report, diff_to)
+            return FixOutcome(report)
+        whole = io.StringIO()
+        _diff(target, str(path), opts, report, whole)
+        return FixOutcome(report, whole.getvalue())
     real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
     snapshot = Snapshot.of(real)
     writer: AtomicWriter | None = None
@@ -183,23 +197,23 @@ def fix_file(
     return FixOutcome(report, written=True)
 
 
-def _diff(target: Path, name: str, options: Options, report: FileReport) -> str:
-    """The diff ``fix`` would apply: streamed for line formats, whole for documents."""
+def _diff(target: Path, name: str, options: Options, report: FileReport, out: TextIO) -> None:
+    """Write the diff ``fix`` would apply: streamed for line formats, whole for documents."""
     streaming = StreamingDiff(name)
-    pieces: list[str] = []
     after: list[str] = []
     with _open(target) as stream:
         for old, new in process_units(iter_lines(stream), name, options, report):
             if report.line_for_line and old is not None:
-                pieces.append(streaming.feed(old, new))
+                if piece := streaming.feed(old, new):
+                    out.write(piece)
             else:  # a document: its output may come whole, at the end, and in its own order
                 after.append(new)
     if report.line_for_line:
-        pieces.append(streaming.finish())
-        return "".join(pieces)
+        out.write(streaming.finish())
+        return
     with _open(target) as stream:
         before = decode(stream.read())
-    return unified_diff(before, "".join(after), name)
+    out.write(unified_diff(before, "".join(after), name))
 
 
 def _prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:

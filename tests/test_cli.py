@@ -284,6 +284,30 @@ def test_jobs_gives_the_same_report_in_the_same_order(tmp_path: Path) -> None:
     assert run_cli("check", "-j", "0", str(tmp_path)).code == 2
 
 
+def test_diffs_are_spooled_and_the_spool_files_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # fix --diff hands each file's diff over through a temporary file, so a
+    # large diff is never held in memory; none may be left behind, even when
+    # a file fails.
+    import tempfile
+
+    from migrator import api
+
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spool))
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    for name in ("a", "b"):
+        shutil.copyfile(OLD, traces / f"{name}.jsonl")
+    (traces / "c.jsonl").write_bytes(b"\x00\x01binary\n")
+    for jobs in ("1", "2"):
+        result = run_cli("fix", "--diff", "-j", jobs, str(traces))
+        assert result.code == 2
+        expected = "".join(api.fix_file(traces / f"{name}.jsonl", diff=True).diff for name in ("a", "b"))
+        assert expected and result.out == expected
+        assert list(spool.iterdir()) == []
+
+
 def test_mcp_schema_option_enables_mcp206(tmp_path: Path) -> None:
     official = ROOT.parent / "shared" / "mcp-schemas" / "2025-06-18" / "schema.json"
     if not official.exists():

@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -216,15 +218,45 @@ class FileTask:
     backup: str | None = None
 
 
-def perform(task: FileTask, path: str) -> tuple[FileReport, str]:
+@dataclass(frozen=True)
+class SpooledDiff:
+    """A diff a (worker) process wrote to a temporary file, to be copied out in order.
+
+    Diffs of large files can be larger than memory should hold, and worker
+    processes cannot hand back a stream: the file is the hand-over.
+    """
+
+    path: str
+
+    def copy_to(self, out: TextIO) -> None:
+        """Write the diff to ``out`` and delete the file."""
+        try:
+            with Path(self.path).open(encoding="utf-8", errors="surrogateescape", newline="") as spool:
+                shutil.copyfileobj(spool, out, 1 << 16)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Delete the file."""
+        with contextlib.suppress(OSError):
+            Path(self.path).unlink()
+
+
+def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
     """Run a task on one file; returns its report and its output (the diff, for "diff")."""
     from migrator import api
 
     if task.action == "check":
         return api.check_file(path, task.options), ""
     if task.action == "diff":
-        outcome = api.fix_file(path, task.options, diff=True)
-        return outcome.report, outcome.diff
+        handle, name = tempfile.mkstemp(prefix="mcp-migrate-", suffix=".diff")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape", newline="") as spool:
+                outcome = api.fix_file(path, task.options, diff=True, diff_to=spool)
+        except BaseException:
+            SpooledDiff(name).discard()
+            raise
+        return outcome.report, SpooledDiff(name)
     return api.fix_file(path, task.options, backup=task.backup).report, ""
 
 
@@ -238,7 +270,7 @@ def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
     return outcome.report, outcome.diff
 
 
-def _perform_caught(task: FileTask, path: str) -> tuple[FileReport | MigratorError, str, float]:
+def _perform_caught(task: FileTask, path: str) -> tuple[FileReport | MigratorError, str | SpooledDiff, float]:
     # Runs in worker processes too: errors come back as values, in order.
     began = time.perf_counter()
     try:
@@ -344,7 +376,10 @@ def _run_paths(args: argparse.Namespace, io: IO, task: FileTask, paths: list[Pat
                 result.errors.append(report)
                 status.note(f"mcp-migrate: error: {report}")
                 continue
-            io.stdout.write(output)
+            if isinstance(output, SpooledDiff):
+                output.copy_to(io.stdout)
+            else:
+                io.stdout.write(output)
             if args.verbose:
                 status.note(_describe(report, seconds))
             result.files.append(report)
