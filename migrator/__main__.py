@@ -2,7 +2,7 @@
 
 import sys
 
-from migrator.cli import main
+from migrator.cli import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

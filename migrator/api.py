@@ -24,7 +24,8 @@ from typing import TextIO
 
 from migrator.diff import StreamingDiff, unified_diff
 from migrator.engine import FileReport, Options, process, process_units
-from migrator.errors import InputError, UnsafeRewriteError, WriteError
+from migrator.errors import InputError, MigratorError, UnsafeRewriteError, WriteError
+from migrator.reporters import RunResult
 from migrator.source import decode, encode, iter_lines, split_lines
 from migrator.writer import AtomicWriter, Snapshot, check_writable
 
@@ -39,6 +40,9 @@ __all__ = [
     "fix_file",
     "fix_text",
     "iter_transcripts",
+    "merge_reports",
+    "try_check_file",
+    "write_report",
 ]
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
@@ -127,6 +131,53 @@ def check_file(path: str | Path, options: Options | None = None) -> FileReport:
         for _ in process(iter_lines(stream), str(path), options or Options(), report):
             pass
     return report
+
+
+def try_check_file(path: str | Path, options: Options | None = None) -> FileReport | MigratorError:
+    """:func:`check_file` for executors: a file's error comes back as a value.
+
+    This is the function to map over a folder with an engine you already run
+    (``concurrent.futures``, a Dask bag, a CI matrix): one unreadable file does
+    not stop the others, and both results pickle. Merge what comes back with
+    :func:`merge_reports`.
+    """
+    try:
+        return check_file(path, options)
+    except MigratorError as error:
+        return error
+
+
+def merge_reports(results: Iterable[FileReport | MigratorError]) -> RunResult:
+    """One run's result from per-file reports and errors, as ``check`` builds it.
+
+    Hand the result to :func:`write_report` for any ``--output-format``.
+    """
+    merged = RunResult()
+    for result in results:
+        if isinstance(result, MigratorError):
+            merged.errors.append(result)
+        else:
+            merged.files.append(result)
+    return merged
+
+
+def write_report(
+    result: RunResult,
+    out: TextIO,
+    output_format: str = "text",
+    *,
+    show_evidence: bool = False,
+    fail_on: str = "warning",
+) -> None:
+    """Write a report of ``result`` in one of the ``--output-format`` formats.
+
+    Raises:
+        ValueError: ``output_format`` is not one of them.
+    """
+    from migrator.reporters import REPORTERS, OutputFormat, ReportOptions
+
+    options = ReportOptions(show_evidence=show_evidence, fail_on=fail_on)
+    REPORTERS[OutputFormat(output_format)](result, out, options)
 
 
 @dataclass

@@ -33,6 +33,7 @@ exit codes:
   check       0 no finding at or above --fail-on, 1 findings, 2 usage or input error
   fix         0 done (or nothing to do), 2 usage or input error (that file untouched)
   fix --diff  0 nothing would change, 1 something would change, 2 error
+  any         141 the reader of stdout went away (a closed pipe, as with | head)
 
 examples:
   mcp-migrate check traces/
@@ -84,4 +85,26 @@ def main(
     return code
 
 
-__all__ = ["build_parser", "main"]
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a process ended by SIGPIPE
+
+
+def console() -> int:
+    """The ``mcp-migrate`` console script: :func:`main`, quiet when the reader goes away.
+
+    ``mcp-migrate check traces/ | head`` closes the pipe early; like ``cat`` or
+    ``grep``, stop without a traceback and with the status a shell gives SIGPIPE.
+    """
+    import os
+
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+__all__ = ["build_parser", "console", "main"]

@@ -308,6 +308,25 @@ def test_diffs_are_spooled_and_the_spool_files_removed(tmp_path: Path, monkeypat
         assert list(spool.iterdir()) == []
 
 
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    # `mcp-migrate check --format json traces/ | head -c 100`: the reader goes
+    # away; the tool stops with SIGPIPE's status and no traceback.
+    for index in range(30):
+        shutil.copyfile(OLD, tmp_path / f"t{index:02}.jsonl")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "migrator", "check", "--format", "json", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(100)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 141
+    assert "Traceback" not in err
+
+
 def test_mcp_schema_option_enables_mcp206(tmp_path: Path) -> None:
     official = ROOT.parent / "shared" / "mcp-schemas" / "2025-06-18" / "schema.json"
     if not official.exists():
