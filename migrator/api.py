@@ -24,7 +24,7 @@ from typing import TextIO
 
 from migrator.diff import StreamingDiff, unified_diff
 from migrator.engine import FileReport, Options, process, process_units
-from migrator.errors import InputError, MigratorError, UnsafeRewriteError, WriteError
+from migrator.errors import InputError, MigratorError
 from migrator.reporters import RunResult
 from migrator.source import decode, encode, iter_lines, split_lines
 from migrator.writer import AtomicWriter, Snapshot, check_writable
@@ -221,10 +221,10 @@ def fix_file(
         _diff(target, str(path), opts, report, whole)
         return FixOutcome(report, whole.getvalue())
     real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
-    snapshot = Snapshot.of(real)
     writer: AtomicWriter | None = None
     try:
-        with _open(real) as stream:
+        with _open(target) as stream:  # a dangling link or a link loop fails here, as an InputError
+            snapshot = Snapshot.of(real)
             chunks = (encode(piece) for piece in process(iter_lines(stream), str(path), opts, report))
             first = b""
             # Nothing is written (not even a temporary file) for a file that
@@ -241,7 +241,7 @@ def fix_file(
             writer = AtomicWriter(real)
             writer.write_all(_prepend(first, chunks))
         writer.commit(snapshot, backup)
-    except (UnsafeRewriteError, WriteError):
+    except BaseException:  # a refused rewrite, a full disk, a bug, Ctrl-C: the original stays
         if writer is not None:
             writer.discard()
         raise

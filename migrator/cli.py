@@ -82,6 +82,17 @@ def main(
     except MigratorError as exc:
         io.stderr.write(f"mcp-migrate: error: {exc}\n")
         return EXIT_ERROR
+    except BrokenPipeError:
+        raise  # the reader went away: console() ends quietly
+    except Exception:  # a bug of ours: say so, with what a report needs, and never exit 1 ("findings")
+        import traceback
+
+        io.stderr.write(traceback.format_exc())
+        io.stderr.write(
+            f"mcp-migrate: internal error (mcp-migrate {__version__}); please report it with the "
+            "traceback above. No file was left half-written.\n"
+        )
+        return EXIT_ERROR
     return code
 
 
@@ -96,9 +107,17 @@ def console() -> int:
     """
     import os
 
+    # Transcript text carries bytes that were not UTF-8 as lone surrogates;
+    # they go out as the bytes they came in as, whatever the locale.
+    if (sys.stdout.encoding or "").lower().replace("-", "") == "utf8":
+        with contextlib.suppress(AttributeError, ValueError):
+            sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
     try:
         code = main()
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        sys.stderr.write("mcp-migrate: interrupted; files being rewritten were left as they were\n")
+        return 130
     except BrokenPipeError:
         # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)

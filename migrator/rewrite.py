@@ -82,11 +82,24 @@ def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key
     message's style.
     """
     members = jsontext.object_members(unit_text, message.start)
-    member = next(m for m in reversed(members) if m.key == old_key)
+    matching = [index for index, m in enumerate(members) if m.key == old_key]
+    member = members[matching[-1]]  # parsers keep the last of duplicate keys, and so did we
     separator = member.separator(unit_text)
     indent = jsontext.line_indent(unit_text, member.key_start)
     # The style is read off the message only now: rewrites are rare, and
     # reading it for every message would cost more than parsing them.
     style = message.style or jsontext.detect_style(unit_text[message.start : message.end])
     replacement = style.dumps(new_key) + separator + style.dumps(value, indent)
-    return Edit(member.key_start, member.value_end, replacement)
+    if len(matching) == 1:
+        return Edit(member.key_start, member.value_end, replacement)
+    # The key is there more than once: the earlier copies go too (each with
+    # what separates it from the member after it), or the output would hold
+    # both the old member and the new one.
+    first = members[matching[0]].key_start
+    kept: list[str] = []
+    position = first
+    for index in matching[:-1]:
+        kept.append(unit_text[position : members[index].key_start])
+        position = members[index + 1].key_start
+    kept.append(unit_text[position : member.key_start])
+    return Edit(first, member.value_end, "".join(kept) + replacement)

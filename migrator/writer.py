@@ -53,7 +53,13 @@ class AtomicWriter:
 
     def __init__(self, target: Path) -> None:
         self.target = target
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+        try:
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+        except OSError as exc:  # a folder we may not write in, a read-only file system, a full disk
+            raise WriteError(
+                f"cannot create a temporary file beside it ({exc.strerror or exc}); the file is unchanged",
+                path=str(target),
+            ) from exc
         self.temp = Path(name)
         self.handle = os.fdopen(fd, "wb")
 
@@ -108,7 +114,10 @@ class AtomicWriter:
 def _backup(target: Path, suffix: str) -> None:
     """Keep the original as ``target + suffix``, itself replaced atomically."""
     backup = target.with_name(target.name + suffix)
-    fd, name = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+    except OSError as exc:
+        raise WriteError(f"could not write the backup {backup.name} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
     os.close(fd)
     staging = Path(name)
     try:

@@ -44,6 +44,7 @@ CATALOGUE: list[tuple[str, bytes, list[str] | str]] = [
     ("blank-lines", b"\n\n   \n\r\n", []),
     ("nested-100000", b"[" * 100_000 + b"]" * 100_000 + b"\n" + (CALL + INVALID).encode(), ["MCP301", "MCP101"]),
     ("duplicate-keys", (CALL + '{"jsonrpc":"2.0","id":1,"result":{},"result":{"x":1},"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n').encode(), ["MCP201"]),
+    ("duplicate-error-key", (CALL + '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"first"},"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n').encode(), ["MCP101"]),
     ("nan-infinity", b'{"jsonrpc":"2.0","id":1,"result":{"v":NaN}}\n{"jsonrpc":"2.0","id":2,"result":{"v":-Infinity}}\n', ["MCP301", "MCP301"]),
     ("integer-5000-digits", ('{"jsonrpc":"2.0","id":' + "7" * 5000 + ',"method":"tools/call","params":{"name":"t","arguments":{}}}\n{"jsonrpc":"2.0","id":' + "7" * 5000 + ',"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n').encode(), ["MCP101"]),
     ("lone-surrogate", (CALL + '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid arguments for tool t: \\ud800"}}\n').encode(), ["MCP101"]),
@@ -81,6 +82,82 @@ def test_catalogue_check_and_fix(tmp_path: Path, name: str, data: bytes, expecte
         changed = [i for i, (a, b) in enumerate(zip(before_lines, after_lines, strict=True)) if a != b]
         assert len(changed) == 1 and b'"isError":true' in after_lines[changed[0]]
         after.decode("utf-8", "surrogateescape")
+
+
+def test_a_duplicated_member_goes_with_the_rewrite(tmp_path: Path) -> None:
+    # Parsers keep the last of duplicate keys; the rewrite must remove every
+    # copy, or the output would hold both "error" and "result".
+    response = '{"error": {"code": -32602, "message": "first"}, "jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid arguments for tool t: bad"}}\n'
+    path = case(tmp_path, "dup.jsonl", (CALL + response).encode())
+    assert run_cli("fix", str(path)).code == 0
+    fixed = path.read_text().splitlines()[1]
+    assert fixed.count('"error"') == 0 and fixed.startswith('{"jsonrpc": "2.0", "id": 1, "result": {')
+    assert json.loads(fixed)["result"]["content"][0]["text"].startswith("Invalid arguments for tool t: bad")
+    assert run_cli("check", "--select", "MCP1,MCP2", str(path)).code == 0
+
+
+def test_fix_reports_dangling_and_looping_links_and_goes_on(tmp_path: Path) -> None:
+    shutil.copyfile(OLD, tmp_path / "a.jsonl")
+    (tmp_path / "b.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    (tmp_path / "c.jsonl").symlink_to(tmp_path / "c.jsonl")
+    shutil.copyfile(OLD, tmp_path / "d.jsonl")
+    result = run_cli("fix", str(tmp_path))
+    assert result.code == 2
+    assert f"{tmp_path / 'b.jsonl'}: cannot read: No such file or directory" in result.err
+    assert f"{tmp_path / 'c.jsonl'}: cannot read: Too many levels of symbolic links" in result.err
+    assert "Traceback" not in result.err
+    for name in ("a.jsonl", "d.jsonl"):  # the files around them were still fixed
+        assert (tmp_path / name).read_bytes() != OLD.read_bytes()
+
+
+def test_no_room_for_a_temporary_file_leaves_the_original(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A folder we may not write in (or a read-only file system): running as
+    # root, permissions cannot stop us, so the refusal is made where it happens.
+    import tempfile
+
+    path = tmp_path / "t.jsonl"
+    shutil.copyfile(OLD, path)
+
+    def refuse(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    result = run_cli("fix", str(path))
+    assert result.code == 2
+    assert f"{path}: cannot create a temporary file beside it (Permission denied); the file is unchanged" in result.err
+    assert path.read_bytes() == OLD.read_bytes()
+
+
+def test_a_bug_of_ours_exits_2_with_the_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Exit 1 means "findings" to CI; an internal error must never look like that.
+    path = tmp_path / "t.jsonl"
+    shutil.copyfile(OLD, path)
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(api, "check_file", broken)
+    monkeypatch.setattr(api, "fix_file", broken)
+    for command in ("check", "fix"):
+        result = run_cli(command, str(path))
+        assert result.code == 2
+        assert "RuntimeError: boom" in result.err and "internal error" in result.err
+    assert path.read_bytes() == OLD.read_bytes()
+
+
+def test_stdin_bytes_survive_a_strict_locale(tmp_path: Path) -> None:
+    # Where sys.stdin decodes strictly (a UTF-8 desktop locale), invalid UTF-8
+    # and CR LF on stdin must still come out as they went in.
+    note = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"caf\xe9"}}\r\n'
+    data = note + CALL.encode() + INVALID.encode()
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "PYTHONUTF8": "0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "migrator", "fix", "-"], input=data, capture_output=True, env=env, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    lines = done.stdout.split(b"\n")
+    assert lines[0] + b"\n" == note and lines[1] + b"\n" == CALL.encode()
+    assert b'"isError":true' in lines[2]
 
 
 def test_a_100_mb_single_line(tmp_path: Path) -> None:

@@ -266,7 +266,7 @@ def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
 
     if task.action == "check":
         return check_pair(c2s, s2c, task.options), ""
-    outcome = fix_pair(c2s, s2c, task.options, diff=task.action == "diff")
+    outcome = fix_pair(c2s, s2c, task.options, diff=task.action == "diff", backup=task.backup)
     return outcome.report, outcome.diff
 
 
@@ -330,7 +330,13 @@ def run_files(
     result = RunResult()
     if args.paths == ["-"]:
         stdin = io.stdin if io.stdin is not None else sys.stdin
-        text, name = stdin.read(), args.stdin_filename or "-"
+        # Bytes, decoded the lossless way files are: invalid UTF-8 and CR LF
+        # survive whatever the locale makes of sys.stdin.
+        from migrator.source import decode
+
+        buffer = getattr(stdin, "buffer", None)
+        text = decode(buffer.read()) if buffer is not None else stdin.read()
+        name = args.stdin_filename or "-"
         result.texts[name] = text
         result.files.append(on_stdin(text, name))
     elif pairs:

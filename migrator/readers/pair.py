@@ -331,12 +331,19 @@ def check_pair(c2s_path: str | Path, s2c_path: str | Path, options: Options | No
 
 
 def fix_pair(
-    c2s_path: str | Path, s2c_path: str | Path, options: Options | None = None, *, diff: bool = False
+    c2s_path: str | Path,
+    s2c_path: str | Path,
+    options: Options | None = None,
+    *,
+    diff: bool = False,
+    backup: str | None = None,
 ) -> FixOutcome:
     """Fix a two-file capture: rewrite the server->client file in place, atomically.
 
     The client->server file is only read. With ``diff=True`` nothing is
-    written and the outcome holds the unified diff of the server file.
+    written and the outcome holds the unified diff of the server file. With
+    ``backup`` (a suffix such as ``.orig``) the original server file is kept
+    beside the new one.
 
     Raises:
         InputError: a file cannot be read, or the two cannot be merged.
@@ -346,7 +353,10 @@ def fix_pair(
     opts = dataclasses.replace(options or Options(), apply_fixes=True)
     target = str(s2c_path)
     real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
-    snapshot = Snapshot.of(real)
+    try:
+        snapshot = Snapshot.of(real)
+    except OSError as exc:  # a dangling link, a link loop, no such file
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=target) from exc
     report, s2c, outputs = _run(str(c2s_path), target, opts)
     after = "".join(_server_output(s2c, outputs))
     if diff:
@@ -356,5 +366,5 @@ def fix_pair(
     check_writable(real, snapshot)
     writer = AtomicWriter(real)
     writer.write_all([encode(after)])
-    writer.commit(snapshot)  # refuses if the file changed since the snapshot
+    writer.commit(snapshot, backup)  # refuses if the file changed since the snapshot
     return FixOutcome(report, written=True)

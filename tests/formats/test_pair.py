@@ -70,6 +70,26 @@ def test_fix_rewrites_only_the_server_file(tmp_path: Path) -> None:
     assert sorted(tmp_path.iterdir()) == sorted([c2s, s2c])  # no temporary file left
 
 
+def test_backup_on_the_command_line_keeps_the_server_file(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    c2s_text, s2c_text = builders.split_wire(RECORDED)
+    c2s, s2c = write(tmp_path, c2s_text, s2c_text)
+    result = run_cli("fix", "--backup", ".orig", "--pair", str(c2s), str(s2c))
+    assert result.code == 0, result.err
+    assert (tmp_path / "s2c.jsonl.orig").read_text() == s2c_text
+    assert s2c.read_text() != s2c_text and c2s.read_text() == c2s_text
+    assert not (tmp_path / "c2s.jsonl.orig").exists()
+
+
+def test_a_dangling_server_file_link_is_an_input_error(tmp_path: Path) -> None:
+    c2s, _ = write(tmp_path, *builders.split_wire(RECORDED))
+    dangling = tmp_path / "gone.jsonl"
+    dangling.symlink_to(tmp_path / "nowhere.jsonl")
+    with pytest.raises(InputError, match="cannot read"):
+        fix_pair(c2s, dangling)
+
+
 def test_fix_refuses_a_read_only_server_file(tmp_path: Path) -> None:
     c2s, s2c = write(tmp_path, *builders.split_wire(RECORDED))
     s2c.chmod(0o444)
