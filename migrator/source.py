@@ -7,6 +7,7 @@ output. Line endings are kept as they are (``\\n``, ``\\r\\n`` or none at the en
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from collections.abc import Iterable, Iterator
@@ -49,7 +50,10 @@ def iter_lines(stream: BinaryIO) -> Iterator[str]:
     try:
         yield from text
     finally:
-        text.detach()  # the caller owns (and closes) the binary stream
+        # The caller owns (and closes) the binary stream; when an exception
+        # unwinds, it may be closed before this generator is finalised.
+        with contextlib.suppress(ValueError):
+            text.detach()
 
 
 def split_lines(text: str) -> list[str]:

@@ -254,6 +254,24 @@ def test_sigkill_at_random_points_leaves_old_or_new(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_ctrl_c_during_a_write_leaves_the_original_and_no_temporary_file(tmp_path: Path) -> None:
+    path, old, _ = _big_transcript(tmp_path, 60_000)
+    proc = subprocess.Popen([sys.executable, "-m", "migrator", "fix", "-q", str(path)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".big.jsonl.*.mcp-migrate.tmp")):  # interrupt while it writes
+        assert proc.poll() is None, "fix ended before it began writing"
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:  # it finished before the signal arrived: nothing to check
+        pytest.skip("the write finished before the signal arrived")
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    assert path.read_bytes() == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+
+
+@pytest.mark.slow
 def test_two_concurrent_fixes_end_with_a_correct_file(tmp_path: Path) -> None:
     path, _, new = _big_transcript(tmp_path, 30_000)
     procs = [
