@@ -15,7 +15,7 @@ from typing import Any
 
 from migrator.classify import ArgumentChecker, classify
 from migrator.errors import MigratorError, UnsafeRewriteError
-from migrator.findings import Finding, FixSafety
+from migrator.findings import Finding, FindingList, FixSafety
 from migrator.jsontext import DECODER
 from migrator.messages import MessageReader
 from migrator.model import Edit, Kind, Problem, SourceMessage, Unit, apply_edits
@@ -59,7 +59,7 @@ class FileReport:
     path: str
     format: str = ""
     detection: str = ""
-    findings: list[Finding] = field(default_factory=list)
+    findings: FindingList = field(default_factory=FindingList)
     messages: int = 0
     fixes: int = 0
     line_for_line: bool = False  # the reader maps each input line to one output line

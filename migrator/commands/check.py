@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from operator import itemgetter
 from pathlib import Path
 
 from migrator.commands import IO, formatter
@@ -15,7 +16,7 @@ from migrator.commands.common import (
     options_from_args,
     run_files,
 )
-from migrator.findings import Severity
+from migrator.findings import FindingList, Severity
 from migrator.reporters import RunResult
 
 NAME = "check"
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     if args.baseline:
         result, known, stale = _apply_baseline(args.baseline, result, options.selected)
         if args.verbose:
-            io.stderr.write(f"mcp-migrate: baseline {args.baseline}: {known} known, {len(result.findings)} new, {len(stale)} stale\n")
+            io.stderr.write(f"mcp-migrate: baseline {args.baseline}: {known} known, {result.tally().findings} new, {len(stale)} stale\n")
     report_options = ReportOptions(show_evidence=args.show_evidence, fail_on=fail_on)
     REPORTERS[OutputFormat(args.output_format)](result, io.stdout, report_options)
     if not args.quiet:
@@ -95,7 +96,8 @@ def run(args: argparse.Namespace, io: IO) -> int:
     if fail_on == "never":
         return EXIT_OK
     threshold = Severity(fail_on).rank
-    return EXIT_FINDINGS if any(f.severity.rank >= threshold for f in result.findings) else EXIT_OK
+    failing = (f for report in result.files for f in report.findings if f.severity.rank >= threshold)
+    return EXIT_FINDINGS if next(failing, None) is not None else EXIT_OK
 
 
 def _write_baseline(args: argparse.Namespace, io: IO, result: RunResult) -> int:
@@ -120,12 +122,19 @@ def _apply_baseline(
     from migrator.baseline import LineSource, finding_keys, load_baseline, relative_to
 
     baseline = load_baseline(file)
-    findings = result.findings
+    # The findings, sorted, each with the index of its file: identity ties
+    # them to their file, whatever paths the findings themselves carry.
+    owned = sorted(((f, index) for index, r in enumerate(result.files) for f in r.findings), key=itemgetter(0))
+    findings = [f for f, _ in owned]
     keys = finding_keys(findings, baseline.folder, LineSource(result.texts))
     checked = [relative_to(report.path, baseline.folder) for report in result.files]
     comparison = baseline.compare(findings, keys, checked, enabled)
     new = set(map(id, comparison.new))
-    files = [replace(r, findings=[f for f in r.findings if id(f) in new]) for r in result.files]
+    kept: list[FindingList] = [FindingList() for _ in result.files]
+    for finding, index in owned:
+        if id(finding) in new:
+            kept[index].append(finding)
+    files = [replace(r, findings=k) for r, k in zip(result.files, kept, strict=True)]
     filtered = RunResult(files, result.errors, result.seconds, result.texts)
     stale = [key.describe() + (f" ({count} times)" if count > 1 else "") for key, count in comparison.stale]
     return filtered, comparison.known, stale

@@ -13,7 +13,6 @@ from migrator.commands.common import (
     options_from_args,
     run_files,
 )
-from migrator.findings import FixSafety
 from migrator.reporters import RunResult
 
 if TYPE_CHECKING:
@@ -61,16 +60,16 @@ def summary(result: RunResult, diff: bool, unsafe_fixes: bool) -> str:
     """``Fixed 7 of 8 findings in 1 file (...)``."""
     fixes = sum(r.fixes for r in result.files)
     changed = sum(1 for r in result.files if r.changed)
-    findings = result.findings
+    tally = result.tally()
     verb = "Would fix" if diff else "Fixed"
     line = (
-        f"{verb} {fixes} of {len(findings)} findings in {changed} file{'' if changed == 1 else 's'} "
+        f"{verb} {fixes} of {tally.findings} findings in {changed} file{'' if changed == 1 else 's'} "
         f"({len(result.files)} read, {result.messages} messages, {result.seconds:.2f}s)"
     )
-    remaining = len(findings) - fixes
+    remaining = tally.findings - fixes
     if remaining:
         line += f"; {remaining} left (see `mcp-migrate check`"
-        unsafe_left = sum(1 for f in findings if f.fixable is FixSafety.UNSAFE)
+        unsafe_left = tally.unsafe_fixes
         if unsafe_left and not unsafe_fixes:
             line += f"; {unsafe_left} fixable with --unsafe-fixes"
         line += ")"

@@ -41,6 +41,7 @@ from migrator.api import FixOutcome
 from migrator.diff import unified_diff
 from migrator.engine import FileReport, Options, Pipeline
 from migrator.errors import InputError, MigratorError, UnsafeRewriteError, UsageError
+from migrator.findings import FindingList
 from migrator.model import Direction, Kind, Unit
 from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
 from migrator.session import id_key
@@ -292,8 +293,9 @@ def _run(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileReport, Si
         side.path: {(m.line, m.column) for u in side.units for m in u.messages} for side in (c2s, s2c)
     }
     outputs: dict[int, str] = {}
+    kept = report.findings
     for side, unit in merged.order:
-        before = len(report.findings)
+        report.findings = FindingList()  # this unit's findings, to be placed in their file
         try:
             text = pipeline.handle(unit)
         except MigratorError as exc:
@@ -304,13 +306,12 @@ def _run(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileReport, Si
         outputs[id(unit)] = text
         other = s2c if side is c2s else c2s
         own = {(m.line, m.column) for m in unit.messages}
-        for index in range(before, len(report.findings)):
-            finding = report.findings[index]
+        for finding in report.findings:
             where = (finding.line, finding.column)
             # A finding belongs to the file of the message it points at.
             path = other.path if where not in own and where in positions[other.path] else side.path
-            if finding.path != path:
-                report.findings[index] = dataclasses.replace(finding, path=path)
+            kept.append(finding if finding.path == path else dataclasses.replace(finding, path=path))
+    report.findings = kept
     return report, s2c, outputs
 
 

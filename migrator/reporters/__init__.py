@@ -7,16 +7,17 @@ in :data:`REPORTERS`. Reporter modules are imported only when used.
 
 from __future__ import annotations
 
+import heapq
 import importlib
 import os
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, TextIO
 
 from migrator.errors import MigratorError
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.findings import Finding, FindingList, FixSafety, Severity
 
 if TYPE_CHECKING:  # the engine is heavy; `mcp-migrate --version` must not import it
     from migrator.engine import FileReport
@@ -53,24 +54,63 @@ class RunResult:
     seconds: float = 0.0
     texts: dict[str, str] = field(default_factory=dict)  # inputs not on disk (stdin), by name
 
+    def iter_findings(self) -> Iterator[Finding]:
+        """All findings, sorted by path, line, column and code, without holding them all.
+
+        Each file's findings are already in order (or sorted on their own), so
+        the files are merged as they stream.
+        """
+        return heapq.merge(*(_in_order(report.findings) for report in self.files))
+
     @property
     def findings(self) -> list[Finding]:
-        """All findings, sorted by path, line, column and code."""
-        return sorted(f for report in self.files for f in report.findings)
+        """All findings, sorted by path, line, column and code (as one list)."""
+        return list(self.iter_findings())
 
     @property
     def messages(self) -> int:
         """Messages read across all files."""
         return sum(report.messages for report in self.files)
 
+    def tally(self) -> Tally:
+        """Counts over all findings, in one pass."""
+        tally = Tally()
+        for report in self.files:
+            for finding in report.findings:
+                tally.findings += 1
+                tally.by_severity[finding.severity.value] += 1
+                tally.by_code[finding.code] += 1
+                if finding.fixable is FixSafety.SAFE:
+                    tally.safe_fixes += 1
+                elif finding.fixable is FixSafety.UNSAFE:
+                    tally.unsafe_fixes += 1
+        return tally
+
     def by_severity(self) -> Counter[str]:
         """Finding counts per severity."""
-        return Counter(f.severity.value for f in self.findings)
+        return self.tally().by_severity
 
     def fixable(self, unsafe: bool = False) -> int:
         """How many findings ``fix`` would fix (with ``--unsafe-fixes`` if ``unsafe``)."""
-        allowed = {FixSafety.SAFE, FixSafety.UNSAFE} if unsafe else {FixSafety.SAFE}
-        return sum(1 for f in self.findings if f.fixable in allowed)
+        tally = self.tally()
+        return tally.safe_fixes + (tally.unsafe_fixes if unsafe else 0)
+
+
+@dataclass
+class Tally:
+    """Finding counts of a run."""
+
+    findings: int = 0
+    by_severity: Counter[str] = field(default_factory=Counter)
+    by_code: Counter[str] = field(default_factory=Counter)
+    safe_fixes: int = 0
+    unsafe_fixes: int = 0
+
+
+def _in_order(findings: Iterable[Finding]) -> Iterator[Finding]:
+    if isinstance(findings, FindingList):
+        return findings.in_order()
+    return iter(sorted(findings))  # a plain list, as a filtered report may hold
 
 
 @dataclass(frozen=True)
@@ -114,18 +154,18 @@ REPORTERS: dict[OutputFormat, Reporter] = {
 
 def summary_line(result: RunResult, verb: str = "Found") -> str:
     """The one-line summary printed on stderr."""
-    findings = result.findings
-    counts = result.by_severity()
+    tally = result.tally()
+    counts = tally.by_severity
     parts = [f"{counts[s.value]} {s.value}" for s in reversed(Severity) if counts[s.value]]
     files = len(result.files)
-    what = f"{len(findings)} finding{'s' if len(findings) != 1 else ''}"
+    what = f"{tally.findings} finding{'s' if tally.findings != 1 else ''}"
     if parts:
         what += f" ({', '.join(parts)})"
     line = (
         f"{verb} {what} in {files} file{'s' if files != 1 else ''}, "
         f"{result.messages} message{'s' if result.messages != 1 else ''}, {result.seconds:.2f}s"
     )
-    safe, unsafe = result.fixable(), result.fixable(unsafe=True) - result.fixable()
+    safe, unsafe = tally.safe_fixes, tally.unsafe_fixes
     if safe:
         line += f"; {safe} fixable with `mcp-migrate fix`"
     if unsafe:
@@ -135,4 +175,4 @@ def summary_line(result: RunResult, verb: str = "Found") -> str:
     return line
 
 
-__all__ = ["REPORTERS", "OutputFormat", "ReportOptions", "RunResult", "resolve_format", "summary_line"]
+__all__ = ["REPORTERS", "OutputFormat", "ReportOptions", "RunResult", "Tally", "resolve_format", "summary_line"]

@@ -35,7 +35,7 @@ def command(level: str, message: str, **properties: str | int) -> str:
 
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """One workflow command per finding, sorted; then one ``::error`` per unreadable file."""
-    for finding in result.findings:
+    for finding in result.iter_findings():
         message = finding.message
         if options.show_evidence and finding.evidence:
             message += "\n" + "\n".join(f"= {item}" for item in finding.evidence)

@@ -8,7 +8,6 @@ output should not cost more memory than the findings themselves.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any, TextIO
 
 from migrator import __version__
@@ -19,14 +18,14 @@ DOCUMENT_VERSION = 1
 
 def summary(result: RunResult) -> dict[str, Any]:
     """The document's summary object."""
-    findings = result.findings
+    tally = result.tally()
     return {
         "files": len(result.files),
         "messages": result.messages,
-        "findings": len(findings),
-        "fixable": sum(1 for f in findings if f.fixable is not None),
-        "by_code": dict(sorted(Counter(f.code for f in findings).items())),
-        "by_severity": dict(sorted(result.by_severity().items())),
+        "findings": tally.findings,
+        "fixable": tally.safe_fixes + tally.unsafe_fixes,
+        "by_code": dict(sorted(tally.by_code.items())),
+        "by_severity": dict(sorted(tally.by_severity.items())),
     }
 
 
@@ -50,14 +49,15 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     out.write("{\n")
     out.write(f'  "version": {DOCUMENT_VERSION},\n')
     out.write(f'  "tool": {_nested({"name": "mcp-migrate", "version": __version__}, 1)},\n')
-    findings = result.findings
-    if not findings:
+    findings = result.iter_findings()
+    first = next(findings, None)
+    if first is None:
         out.write('  "findings": [],\n')
     else:
         out.write('  "findings": [\n')
-        last = len(findings) - 1
-        for index, finding in enumerate(findings):
-            out.write("    " + _nested(finding.as_dict(), 2) + (",\n" if index < last else "\n"))
-        out.write("  ],\n")
+        out.write("    " + _nested(first.as_dict(), 2))
+        for finding in findings:
+            out.write(",\n    " + _nested(finding.as_dict(), 2))
+        out.write("\n  ],\n")
     out.write(f'  "summary": {_nested(summary(result), 1)}\n')
     out.write("}\n")

@@ -15,5 +15,5 @@ from migrator.reporters import ReportOptions, RunResult
 
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """One compact JSON object per finding, sorted, each on its own line."""
-    for finding in result.findings:
+    for finding in result.iter_findings():
         out.write(json.dumps(finding.as_dict(), ensure_ascii=False, separators=(",", ":")) + "\n")

@@ -26,7 +26,7 @@ SEVERITY_STYLE = {
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """``path:line:col: CODE message``, sorted; evidence indented below with ``--show-evidence``."""
     color = use_color(out) if options.color is None else options.color
-    for finding in result.findings:
+    for finding in result.iter_findings():
         where = f"{finding.path}:{finding.line}:{finding.column}:"
         if color:
             style = SEVERITY_STYLE[finding.severity]

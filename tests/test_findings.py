@@ -1,0 +1,64 @@
+"""FindingList: findings packed as they grow, reported exactly as a plain list would be."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from migrator.findings import Finding, FindingList, FixSafety, Severity
+from tests.conftest import RECORDED, run_cli
+
+
+def finding(line: int, code: str = "MCP101", path: str = "a.jsonl") -> Finding:
+    return Finding(path, line, 1, code, "slug", Severity.ERROR, f"message {line}", FixSafety.SAFE, line, "t", ("e",))
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(FindingList, "BLOCK", 3)
+
+
+@given(st.lists(st.integers(1, 50), max_size=40))
+def test_behaves_like_the_list_it_was_given(lines: list[int]) -> None:
+    FindingList.BLOCK = 3  # several packed blocks for most draws
+    try:
+        items = [finding(n) for n in lines]
+        packed = FindingList(items)
+        assert len(packed) == len(items) and bool(packed) == bool(items)
+        assert list(packed) == items and packed == items
+        assert list(packed.in_order()) == sorted(items)
+        again = pickle.loads(pickle.dumps(packed))
+        assert again == items and list(again.in_order()) == sorted(items)
+        if items:
+            assert packed[-1] == items[-1] and packed[0] == items[0]
+    finally:
+        FindingList.BLOCK = 2048
+
+
+def test_clear_and_iadd(small_blocks: None) -> None:
+    packed = FindingList()
+    packed += [finding(n) for n in range(1, 8)]
+    assert len(packed) == 7
+    packed.clear()
+    assert len(packed) == 0 and list(packed) == [] and packed == []
+
+
+def test_packed_reports_match_across_files_and_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same run with tiny blocks (everything packed, merged across files)
+    # must print exactly what it prints with everything in memory.
+    for name in ("b", "a", "c"):
+        shutil.copyfile(RECORDED / "ts-sdk-1.20.2.jsonl", tmp_path / f"{name}.jsonl")
+    expected = {fmt: run_cli("check", "--format", fmt, str(tmp_path)) for fmt in ("text", "json", "sarif", "junit")}
+    monkeypatch.setattr(FindingList, "BLOCK", 2)
+    for fmt, want in expected.items():
+        got = run_cli("check", "--format", fmt, str(tmp_path))
+        assert (got.code, got.out, got.err.split(", ")[0]) == (want.code, want.out, want.err.split(", ")[0])
+    document = json.loads(expected["json"].out)
+    paths = [f["path"] for f in document["findings"]]
+    assert paths == sorted(paths) and document["summary"]["findings"] > 10
