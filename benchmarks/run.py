@@ -13,7 +13,8 @@ the ratios compare like with like on a noisy machine:
 * ``mcp-migrate check`` (every default rule), ``fix --diff`` and ``fix``.
 
 Usage:
-    python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR]
+    python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR] [--plot FILE]
+    python benchmarks/run.py --replot      # redraw the plot from an earlier results.json
 
 Writes ``results.json`` and ``results.md`` to ``--out`` (default
 ``benchmarks/results``) and the plot to ``docs/assets/performance/scaling.svg``;
@@ -213,15 +214,18 @@ def markdown(all_results: dict[int, list[Measurement]], all_ratios: dict[int, di
 
 
 def svg(all_results: dict[int, list[Measurement]]) -> str:
-    """A small two-panel line chart: check throughput and peak RSS against file size."""
+    """A small two-panel line chart: throughput and peak RSS against file size."""
     sizes = list(all_results)
-    check = [next(m for m in all_results[s] if m.task == "mcp-migrate check") for s in sizes]
-    parse = [next(m for m in all_results[s] if m.task == "orjson parse only") for s in sizes]
-    width, height, pad = 640, 260, 50
 
-    def panel(x0: int, title: str, series: list[tuple[str, str, list[float]]], unit: str) -> str:
-        top = max(max(values) for _, _, values in series) * 1.15 or 1
-        w = width // 2 - pad - 10
+    def series(task: str) -> list[Measurement]:
+        return [next(m for m in all_results[s] if m.task == task) for s in sizes]
+
+    parse, check, fix = series("orjson parse only"), series("mcp-migrate check"), series("mcp-migrate fix")
+    width, height, pad, right = 680, 260, 50, 30
+
+    def panel(x0: int, title: str, lines: list[tuple[str, str, list[float]]], unit: str) -> str:
+        top = max(max(values) for _, _, values in lines) * 1.15 or 1
+        w = width // 2 - pad - right
         h = height - 2 * pad
         out = [f'<text x="{x0 + w / 2}" y="20" text-anchor="middle" font-size="13">{title}</text>']
         out.append(f'<line x1="{x0}" y1="{pad + h}" x2="{x0 + w}" y2="{pad + h}" stroke="#888"/>')
@@ -231,15 +235,42 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         for i, size in enumerate(sizes):
             x = x0 + (w * i / max(1, len(sizes) - 1))
             out.append(f'<text x="{x}" y="{pad + h + 16}" text-anchor="middle" font-size="10">{size:,}</text>')
-        for n, (label, colour, values) in enumerate(series):
+        for n, (label, colour, values) in enumerate(lines):
             points = " ".join(f"{x0 + w * i / max(1, len(sizes) - 1):.1f},{pad + h - h * v / top:.1f}" for i, v in enumerate(values))
             out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
             out.append(f'<text x="{x0 + 8}" y="{pad + 14 + 14 * n}" font-size="11" fill="{colour}">{label}</text>')
         return "\n".join(out)
 
-    body = panel(pad, "Throughput (MB/s) by messages", [("orjson parse only", "#999", [m.mb_per_s for m in parse]), ("mcp-migrate check", "#1565c0", [m.mb_per_s for m in check])], "MB/s")
-    body += panel(width // 2 + pad, "Peak RSS (MB) by messages", [("mcp-migrate check", "#c62828", [m.peak_rss_mb for m in check])], "MB")
+    body = panel(
+        pad,
+        "Throughput (MB/s) by messages",
+        [
+            ("orjson parse only", "#999", [m.mb_per_s for m in parse]),
+            ("mcp-migrate check", "#1565c0", [m.mb_per_s for m in check]),
+            ("mcp-migrate fix", "#2e7d32", [m.mb_per_s for m in fix]),
+        ],
+        "MB/s",
+    )
+    body += "\n" + panel(
+        width // 2 + pad,
+        "Peak RSS (MB) by messages",
+        [
+            ("mcp-migrate check", "#1565c0", [m.peak_rss_mb for m in check]),
+            ("mcp-migrate fix", "#2e7d32", [m.peak_rss_mb for m in fix]),
+        ],
+        "MB",
+    )
     return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif">\n{body}\n</svg>\n'
+
+
+def load(path: Path) -> dict[int, list[Measurement]]:
+    """The measurements of an earlier run's ``results.json``."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    fields = {"task", "messages", "megabytes", "seconds", "peak_rss_mb"}
+    return {
+        int(size): [Measurement(**{k: v for k, v in m.items() if k in fields}) for m in measurements]
+        for size, measurements in document["sizes"].items()
+    }
 
 
 def main() -> None:
@@ -248,7 +279,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "assets" / "performance" / "scaling.svg")
+    parser.add_argument("--replot", action="store_true", help="only redraw the plot from --out/results.json")
     args = parser.parse_args()
+    if args.replot:
+        args.plot.write_text(svg(load(args.out / "results.json")), encoding="utf-8")
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"
     all_results: dict[int, list[Measurement]] = {}
