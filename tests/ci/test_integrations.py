@@ -99,6 +99,18 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     assert '"id":4,"result":{"content":[{"type":"text"' in bad.read_text()
 
 
+def test_our_pre_commit_hook_installs_the_runtime_dependencies() -> None:
+    # The local hook runs the checkout without installing it, so it lists the
+    # runtime dependencies itself; they must not drift from pyproject.toml.
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (local,) = load_yaml(REPO / ".pre-commit-config.yaml")["repos"]
+    assert sorted(local["hooks"][0]["additional_dependencies"]) == sorted(project["dependencies"])
+
+
 @pytest.mark.slow
 def test_our_pre_commit_config_runs_on_our_examples(tmp_path: Path) -> None:
     """The repository's own .pre-commit-config.yaml, on a clean clone of it."""
