@@ -280,11 +280,15 @@ def _walk(node: Node, value: Any, path: tuple[Any, ...], found: list[_Found]) ->
         if pair is not None:
             _fixture(node, value, path, pair, found)
             return
+        # A key given twice holds its last value (as in JSON): walk the node
+        # that value came from, not an earlier one of another shape.
+        last: dict[str, Node] = {}
         for key_node, value_node in node.value:
             if key_node.tag == MERGE:
                 continue
             key = _scalar(key_node) if key_node.tag not in (MAP, SEQ) else None
-            key = key if isinstance(key, str) else json.dumps(key)
+            last[key if isinstance(key, str) else json.dumps(key)] = value_node
+        for key, value_node in last.items():
             if key in value and value_node.tag in (MAP, SEQ):
                 _walk(value_node, value[key], (*path, key), found)
 

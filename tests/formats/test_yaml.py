@@ -275,3 +275,24 @@ def test_ruamel_is_imported_only_to_read_yaml() -> None:
         "assert 'ruamel.yaml' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_a_key_given_twice_is_read_from_its_last_value() -> None:
+    # Found by the fuzzer: the earlier `cases` (a shorter list) was walked
+    # against the value of the later one. The later one counts, as in JSON.
+    text = (
+        "cases:\n"
+        "  - request: {jsonrpc: '2.0', id: 1, method: ping}\n"
+        "    expected: {jsonrpc: '2.0', id: 1, result: {}}\n"
+        "cases:\n"
+        "  - request: {jsonrpc: '2.0', id: 1, method: tools/call, params: {name: t, arguments: {}}}\n"
+        "    expected: {jsonrpc: '2.0', id: 1, error: {code: -32602, message: 'Invalid arguments for tool t: bad'}}\n"
+        "  - request: {jsonrpc: '2.0', id: 2, method: ping}\n"
+        "    expected: {jsonrpc: '2.0', id: 2, result: {}}\n"
+    )
+    report = check_text(text, "dup.yaml")
+    assert [(f.code, f.line) for f in report.findings] == [("MCP101", 6)]
+    after, fixed = fix_text(text, "dup.yaml")
+    assert fixed.fixes == 1
+    changed = [(a, b) for a, b in zip(split_lines(text), split_lines(after), strict=True) if a != b]
+    assert len(changed) == 1 and "isError: true" in changed[0][1]
