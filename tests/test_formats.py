@@ -49,3 +49,17 @@ def test_broken_document_names_the_line() -> None:
         check_text('[\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n  {"jsonrpc": \n]\n')
     assert info.value.line == 4
     assert str(info.value).startswith("<string>:4: not a valid JSON document")
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        # A wrapper whose list holds one message: the indented line is a whole value.
+        ('{"messages": [\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"}\n]}\n', "json"),
+        ('{"messages": [\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n  {"jsonrpc": "2.0", "id": 1, "result": {}}\n]}\n', "json"),
+        # A JSONL file whose first line was cut short stays a line format.
+        ('{"jsonrpc": "2.0", "id": 1, "meth\n{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n', "wire"),
+    ],
+)
+def test_document_or_lines_is_told_by_the_second_line(text: str, fmt: str) -> None:
+    assert check_text(text).format == fmt

@@ -72,12 +72,9 @@ def looks_like_document(head: list[str]) -> bool:
         return False
     for following, following_raw in zip(lines[1:2], raw[1:2], strict=True):
         # A pretty-printed document goes on with an indented line or a closing
-        # bracket; anything else after an unfinished line is a broken JSONL file.
-        try:
-            complete = jsontext.value_end(following, 0) == len(following)
-        except (ValueError, RecursionError):
-            complete = False
-        return not complete and (following_raw[0] in " \t" or following[0] in "}]")
+        # bracket (the indented line may be a whole value: the one element of
+        # a list); anything else after an unfinished line is a broken JSONL file.
+        return following_raw[0] in " \t" or following[0] in "}]"
     return False  # one unfinished line and nothing else: a cut-short JSONL file
 
 
