@@ -123,7 +123,8 @@ class Pipeline:
                     if _overrides(r, "check_message") and r.wants_message(*key)
                 ]  # fmt: skip
             for check_message in hooks:
-                findings += check_message(message, session, ctx)
+                if found := check_message(message, session, ctx):  # mostly nothing: skip the call
+                    findings += found
             exchange = self.tracker.observe(message)
             if exchange is None:
                 continue
@@ -134,7 +135,8 @@ class Pipeline:
                     if _overrides(r, "check_exchange") and r.wants_exchange(exchange.method)
                 ]  # fmt: skip
             for check_exchange in exchange_hooks:
-                findings += check_exchange(exchange, ctx)
+                if found := check_exchange(exchange, ctx):
+                    findings += found
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
                 continue
