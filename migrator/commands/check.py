@@ -57,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: IO) -> int:
     """Check the files; 0 clean, 1 findings at or above --fail-on (or a stale baseline), 2 errors."""
     from migrator import api
-    from migrator.reporters import REPORTERS, OutputFormat, ReportOptions, summary_line
+    from migrator.reporters import summary_line
 
     options = options_from_args(args)
     fail_on = args.fail_on or config_for(args).fail_on or DEFAULT_FAIL_ON
@@ -75,8 +75,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
         result, known, stale = _apply_baseline(args.baseline, result, options.selected)
         if args.verbose:
             io.stderr.write(f"mcp-migrate: baseline {args.baseline}: {known} known, {result.tally().findings} new, {len(stale)} stale\n")
-    report_options = ReportOptions(show_evidence=args.show_evidence, fail_on=fail_on)
-    REPORTERS[OutputFormat(args.output_format)](result, io.stdout, report_options)
+    api.write_report(result, io.stdout, args.output_format, show_evidence=args.show_evidence, fail_on=fail_on)
     if not args.quiet:
         line = summary_line(result)
         if args.baseline:
