@@ -88,13 +88,14 @@ class FindingList:
 
     BLOCK = 2048
     __slots__ = ("_blocks", "_count", "_in_order", "_last", "_tail")
+    _blocks: list[bytes]  # full blocks, pickled and compressed
+    _tail: list[Finding]  # the block being filled
+    _count: int
+    _in_order: bool  # appended in sorted order, so reports need not sort
+    _last: Finding | None
 
     def __init__(self, findings: Iterable[Finding] = ()) -> None:
-        self._blocks: list[bytes] = []
-        self._tail: list[Finding] = []
-        self._count = 0
-        self._in_order = True  # appended in sorted order, so reports need not sort
-        self._last: Finding | None = None
+        self.clear()
         self.extend(findings)
 
     def append(self, finding: Finding) -> None:
@@ -119,7 +120,11 @@ class FindingList:
 
     def clear(self) -> None:
         """Forget every finding."""
-        self.__init__()  # type: ignore[misc]
+        self._blocks = []
+        self._tail = []
+        self._count = 0
+        self._in_order = True
+        self._last = None
 
     def in_order(self) -> Iterator[Finding]:
         """The findings sorted by line, column and code (without sorting, when found in order)."""
