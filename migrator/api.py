@@ -27,7 +27,7 @@ from migrator.engine import FileReport, Options, process, process_units
 from migrator.errors import InputError, MigratorError
 from migrator.reporters import RunResult
 from migrator.source import decode, encode, iter_lines, split_lines
-from migrator.writer import AtomicWriter, Snapshot, check_writable
+from migrator.writer import AtomicWriter, check_writable, resolve_target
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
@@ -220,11 +220,10 @@ def fix_file(
         whole = io.StringIO()
         _diff(target, str(path), opts, report, whole)
         return FixOutcome(report, whole.getvalue())
-    real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
+    real, snapshot = resolve_target(target)
     writer: AtomicWriter | None = None
     try:
-        with _open(target) as stream:  # a dangling link or a link loop fails here, as an InputError
-            snapshot = Snapshot.of(real)
+        with _open(target) as stream:  # named as given, as check names it
             chunks = (encode(piece) for piece in process(iter_lines(stream), str(path), opts, report))
             first = b""
             # Nothing is written (not even a temporary file) for a file that

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import zlib
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -71,6 +72,10 @@ class Finding:
         }
 
 
+Kind = tuple[str, Severity, "FixSafety | None"]
+"""What a summary counts a finding by: its code, severity and fix safety."""
+
+
 class FindingList:
     """The findings of one file, in the order they were found, packed as they grow.
 
@@ -83,14 +88,15 @@ class FindingList:
 
     It behaves as a read-mostly sequence: append, extend, iterate, ``len``,
     compare with a list. Indexing unpacks everything and is meant for tests
-    and small files.
+    and small files. What summaries count (:meth:`kinds`) is kept as findings
+    come, so counting never unpacks.
     """
 
     BLOCK = 2048
-    __slots__ = ("_blocks", "_count", "_in_order", "_last", "_tail")
+    __slots__ = ("_blocks", "_in_order", "_kinds", "_last", "_tail")
     _blocks: list[bytes]  # full blocks, pickled and compressed
     _tail: list[Finding]  # the block being filled
-    _count: int
+    _kinds: Counter[Kind]  # findings by code, severity and fix safety
     _in_order: bool  # appended in sorted order, so reports need not sort
     _last: Finding | None
 
@@ -104,7 +110,7 @@ class FindingList:
             self._in_order = False
         self._last = finding
         self._tail.append(finding)
-        self._count += 1
+        self._kinds[finding.code, finding.severity, finding.fixable] += 1
         if len(self._tail) >= self.BLOCK:
             self._blocks.append(zlib.compress(pickle.dumps(self._tail, pickle.HIGHEST_PROTOCOL), 1))
             self._tail = []
@@ -122,9 +128,13 @@ class FindingList:
         """Forget every finding."""
         self._blocks = []
         self._tail = []
-        self._count = 0
+        self._kinds = Counter()
         self._in_order = True
         self._last = None
+
+    def kinds(self) -> Counter[Kind]:
+        """How many findings there are of each (code, severity, fix safety)."""
+        return Counter(self._kinds)
 
     def in_order(self) -> Iterator[Finding]:
         """The findings sorted by line, column and code (without sorting, when found in order)."""
@@ -136,10 +146,10 @@ class FindingList:
         yield from self._tail
 
     def __len__(self) -> int:
-        return self._count
+        return self._kinds.total()
 
     def __bool__(self) -> bool:
-        return self._count > 0
+        return self._last is not None
 
     def __getitem__(self, index: int | slice) -> Any:
         return (self._tail if not self._blocks else list(self))[index]
@@ -154,8 +164,16 @@ class FindingList:
     def __repr__(self) -> str:
         return f"FindingList({list(self)!r})"
 
-    def __getstate__(self) -> tuple[list[bytes], list[Finding], int, bool, Finding | None]:
-        return self._blocks, self._tail, self._count, self._in_order, self._last
+    def __getstate__(self) -> tuple[list[bytes], list[Finding], Counter[Kind], bool, Finding | None]:
+        return self._blocks, self._tail, self._kinds, self._in_order, self._last
 
-    def __setstate__(self, state: tuple[list[bytes], list[Finding], int, bool, Finding | None]) -> None:
-        self._blocks, self._tail, self._count, self._in_order, self._last = state
+    def __setstate__(self, state: tuple[list[bytes], list[Finding], Counter[Kind], bool, Finding | None]) -> None:
+        self._blocks, self._tail, self._kinds, self._in_order, self._last = state
+
+
+
+def count_kinds(findings: Iterable[Finding]) -> Counter[Kind]:
+    """How many findings there are of each kind; without unpacking a :class:`FindingList`."""
+    if isinstance(findings, FindingList):
+        return findings.kinds()
+    return Counter((f.code, f.severity, f.fixable) for f in findings)

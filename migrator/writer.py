@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from migrator.errors import WriteError
+from migrator.errors import InputError, WriteError
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,19 @@ class Snapshot:
         return cls(st.st_size, st.st_mtime_ns, st.st_mode, st.st_uid, st.st_gid)
 
 
+def resolve_target(path: str | Path) -> tuple[Path, Snapshot]:
+    """The file a rewrite replaces (a symlink's target: the link is kept) and its snapshot.
+
+    Raises:
+        InputError: it cannot be read (no such file, a dangling link, a link loop).
+    """
+    real = Path(os.path.realpath(path))
+    try:
+        return real, Snapshot.of(real)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
+
+
 def check_writable(path: Path, snapshot: Snapshot) -> None:
     """Refuse files the user marked read-only (even root would rename over them).
 
@@ -53,14 +66,7 @@ class AtomicWriter:
 
     def __init__(self, target: Path) -> None:
         self.target = target
-        try:
-            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
-        except OSError as exc:  # a folder we may not write in, a read-only file system, a full disk
-            raise WriteError(
-                f"cannot create a temporary file beside it ({exc.strerror or exc}); the file is unchanged",
-                path=str(target),
-            ) from exc
-        self.temp = Path(name)
+        fd, self.temp = _temporary_beside(target, target.name, "cannot create a temporary file beside it")
         self.handle = os.fdopen(fd, "wb")
 
     def write_all(self, chunks: Iterable[bytes]) -> None:
@@ -114,12 +120,8 @@ class AtomicWriter:
 def _backup(target: Path, suffix: str) -> None:
     """Keep the original as ``target + suffix``, itself replaced atomically."""
     backup = target.with_name(target.name + suffix)
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
-    except OSError as exc:
-        raise WriteError(f"could not write the backup {backup.name} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+    fd, staging = _temporary_beside(target, backup.name, f"could not write the backup {backup.name}")
     os.close(fd)
-    staging = Path(name)
     try:
         staging.unlink()
         try:
@@ -131,6 +133,20 @@ def _backup(target: Path, suffix: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             staging.unlink()
         raise WriteError(f"could not write the backup {backup.name} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+
+
+def _temporary_beside(target: Path, name: str, failure: str) -> tuple[int, Path]:
+    """A new temporary file in ``target``'s folder, named after ``name``.
+
+    Raises:
+        WriteError: ``failure``, with the reason (a folder we may not write in,
+            a read-only file system, a full disk).
+    """
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+    except OSError as exc:
+        raise WriteError(f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+    return fd, Path(temp)
 
 
 def _fsync_dir(folder: Path) -> None:

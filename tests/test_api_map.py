@@ -28,12 +28,12 @@ def traces(tmp_path: Path) -> Path:
     return folder
 
 
-def _run(script: str, folder: Path) -> subprocess.CompletedProcess[str]:
+def _run(script: str, *args: Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPTS / script), str(folder)],
+        [sys.executable, str(SCRIPTS / script), *map(str, args)],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         timeout=300,
         check=False,
     )
@@ -83,14 +83,7 @@ def test_write_report_refuses_an_unknown_format(traces: Path) -> None:
 
 def test_the_command_line_example_runs(traces: Path, tmp_path: Path) -> None:
     # docs/examples/api/use_from_python.py checks "traces/" from the current folder.
-    run = subprocess.run(
-        [sys.executable, str(SCRIPTS / "use_from_python.py")],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
+    run = _run("use_from_python.py", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "MCP101 validation-error-as-protocol-error error safe" in run.stdout.splitlines()
     assert "examples" not in run.stdout and "traces/" in run.stdout

@@ -95,8 +95,8 @@ def run(args: argparse.Namespace, io: IO) -> int:
     if fail_on == "never":
         return EXIT_OK
     threshold = Severity(fail_on).rank
-    failing = (f for report in result.files for f in report.findings if f.severity.rank >= threshold)
-    return EXIT_FINDINGS if next(failing, None) is not None else EXIT_OK
+    counts = result.tally().by_severity
+    return EXIT_FINDINGS if any(counts[s.value] for s in Severity if s.rank >= threshold) else EXIT_OK
 
 
 def _write_baseline(args: argparse.Namespace, io: IO, result: RunResult) -> int:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -46,7 +45,7 @@ from migrator.model import Direction, Kind, Unit
 from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
 from migrator.session import id_key
 from migrator.source import decode, encode, split_lines
-from migrator.writer import AtomicWriter, Snapshot, check_writable
+from migrator.writer import AtomicWriter, check_writable, resolve_target
 
 __all__ = ["check_pair", "fix_pair", "merge_pair"]
 
@@ -353,11 +352,7 @@ def fix_pair(
     """
     opts = dataclasses.replace(options or Options(), apply_fixes=True)
     target = str(s2c_path)
-    real = Path(os.path.realpath(target))  # rewrite a symlink's target, keep the link
-    try:
-        snapshot = Snapshot.of(real)
-    except OSError as exc:  # a dangling link, a link loop, no such file
-        raise InputError(f"cannot read: {exc.strerror or exc}", path=target) from exc
+    real, snapshot = resolve_target(target)
     report, s2c, outputs = _run(str(c2s_path), target, opts)
     after = "".join(_server_output(s2c, outputs))
     if diff:

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, TextIO
 
 from migrator.errors import MigratorError
-from migrator.findings import Finding, FindingList, FixSafety, Severity
+from migrator.findings import Finding, FindingList, FixSafety, Severity, count_kinds
 
 if TYPE_CHECKING:  # the engine is heavy; `mcp-migrate --version` must not import it
     from migrator.engine import FileReport
@@ -73,27 +73,18 @@ class RunResult:
         return sum(report.messages for report in self.files)
 
     def tally(self) -> Tally:
-        """Counts over all findings, in one pass."""
+        """Counts over all findings (kept as they were found: nothing is unpacked)."""
         tally = Tally()
         for report in self.files:
-            for finding in report.findings:
-                tally.findings += 1
-                tally.by_severity[finding.severity.value] += 1
-                tally.by_code[finding.code] += 1
-                if finding.fixable is FixSafety.SAFE:
-                    tally.safe_fixes += 1
-                elif finding.fixable is FixSafety.UNSAFE:
-                    tally.unsafe_fixes += 1
+            for (code, severity, fixable), count in count_kinds(report.findings).items():
+                tally.findings += count
+                tally.by_severity[severity.value] += count
+                tally.by_code[code] += count
+                if fixable is FixSafety.SAFE:
+                    tally.safe_fixes += count
+                elif fixable is FixSafety.UNSAFE:
+                    tally.unsafe_fixes += count
         return tally
-
-    def by_severity(self) -> Counter[str]:
-        """Finding counts per severity."""
-        return self.tally().by_severity
-
-    def fixable(self, unsafe: bool = False) -> int:
-        """How many findings ``fix`` would fix (with ``--unsafe-fixes`` if ``unsafe``)."""
-        tally = self.tally()
-        return tally.safe_fixes + (tally.unsafe_fixes if unsafe else 0)
 
 
 @dataclass
