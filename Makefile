@@ -1,4 +1,4 @@
-# mcp-migrate developer commands. Every target creates .venv itself, so a fresh
+# mcp-transcripts developer commands. Every target creates .venv itself, so a fresh
 # clone needs only python3 (>= 3.10) and make.
 PYTHON ?= python3
 VENV   := .venv
@@ -20,11 +20,11 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP) ## check and fix --diff the bundled example transcripts, build the docs
-	@echo "== mcp-migrate check $(EXAMPLES)/"
-	-$(BIN)/mcp-migrate check $(EXAMPLES)/
+	@echo "== mcp-transcripts check $(EXAMPLES)/"
+	-$(BIN)/mcp-transcripts check $(EXAMPLES)/
 	@echo
-	@echo "== mcp-migrate fix --diff $(EXAMPLES)/"
-	-$(BIN)/mcp-migrate fix --diff $(EXAMPLES)/
+	@echo "== mcp-transcripts fix --diff $(EXAMPLES)/"
+	-$(BIN)/mcp-transcripts fix --diff $(EXAMPLES)/
 	@echo
 	@$(MAKE) --no-print-directory docs
 	@echo "The docs site is in site/: open site/index.html, or run 'make serve' and open http://127.0.0.1:8000/"

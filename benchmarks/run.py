@@ -1,4 +1,4 @@
-"""Benchmark mcp-migrate against the baselines, in one run, on generated transcripts.
+"""Benchmark mcp-transcripts against the baselines, in one run, on generated transcripts.
 
 Every measurement runs as its own process, timed from outside (wall clock,
 median of ``--repeat`` runs) with its peak RSS read from the kernel
@@ -10,7 +10,7 @@ the ratios compare like with like on a noisy machine:
 * ``jq -c 'select(.error.code == -32602)'``, a one-liner that only detects;
 * ``check-jsonschema`` validating the same messages against the JSON-RPC
   schema (on a JSON array, the form it reads), where installed;
-* ``mcp-migrate check`` (every default rule), ``fix --diff`` and ``fix``.
+* ``mcp-transcripts check`` (every default rule), ``fix --diff`` and ``fix``.
 
 Usage:
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR] [--plot FILE]
@@ -121,7 +121,7 @@ def as_array(path: Path) -> Path:
 
 def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measurement]:
     path = transcript(messages)
-    migrate = str(BIN / "mcp-migrate")
+    migrate = str(BIN / "mcp-transcripts")
     results = [
         measure("orjson parse only", [sys.executable, "-c", PARSE_ORJSON, str(path)], messages, path, repeat),
         measure("json parse only", [sys.executable, "-c", PARSE_JSON, str(path)], messages, path, repeat),
@@ -133,12 +133,12 @@ def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measur
         array = as_array(path)
         schema = str(ROOT / "schemas" / "jsonrpc-2.0.schema.json")
         results.append(measure("check-jsonschema (JSON-RPC schema)", [checker, "--schemafile", schema, str(array)], messages, path, repeat))
-    results.append(measure("mcp-migrate check", [migrate, "check", "-q", "-j", "1", "--format", "json", str(path)], messages, path, repeat))
-    results.append(measure("mcp-migrate fix --diff", [migrate, "fix", "--diff", "-q", "-j", "1", str(path)], messages, path, repeat))
+    results.append(measure("mcp-transcripts check", [migrate, "check", "-q", "-j", "1", "--format", "json", str(path)], messages, path, repeat))
+    results.append(measure("mcp-transcripts fix --diff", [migrate, "fix", "--diff", "-q", "-j", "1", str(path)], messages, path, repeat))
     with tempfile.TemporaryDirectory(dir=WORK) as folder:
         copy = Path(folder) / path.name
         results.append(
-            measure("mcp-migrate fix", [migrate, "fix", "-q", "-j", "1", str(copy)], messages, path, repeat, prepare=["cp", str(path), str(copy)])
+            measure("mcp-transcripts fix", [migrate, "fix", "-q", "-j", "1", str(copy)], messages, path, repeat, prepare=["cp", str(path), str(copy)])
         )
     return results
 
@@ -158,7 +158,7 @@ def bench_jobs(messages: int, repeat: int) -> dict[str, float]:
                         if not line:
                             break
                         out.write(line)
-        migrate = str(BIN / "mcp-migrate")
+        migrate = str(BIN / "mcp-transcripts")
         one = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", str(path)])[0] for _ in range(repeat))
         serial = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", folder])[0] for _ in range(repeat))
         parallel = statistics.median(run_once([migrate, "check", "-q", "-j", "2", "--format", "json", folder])[0] for _ in range(repeat))
@@ -166,7 +166,7 @@ def bench_jobs(messages: int, repeat: int) -> dict[str, float]:
 
 
 def bench_startup(repeat: int) -> dict[str, float]:
-    migrate = str(BIN / "mcp-migrate")
+    migrate = str(BIN / "mcp-transcripts")
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", dir=WORK, delete=False) as one:
         one.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
     try:
@@ -174,19 +174,19 @@ def bench_startup(repeat: int) -> dict[str, float]:
         check = statistics.median(run_once([migrate, "check", "-q", one.name])[0] for _ in range(repeat * 3))
     finally:
         Path(one.name).unlink()
-    return {"mcp-migrate --version": version, "check on a 1-line file": check}
+    return {"mcp-transcripts --version": version, "check on a 1-line file": check}
 
 
 def ratios(results: list[Measurement]) -> dict[str, float]:
     by = {m.task: m for m in results}
     out: dict[str, float] = {}
     base = by["orjson parse only"]
-    for task in ("mcp-migrate check", "mcp-migrate fix", "mcp-migrate fix --diff"):
+    for task in ("mcp-transcripts check", "mcp-transcripts fix", "mcp-transcripts fix --diff"):
         out[f"{task}: share of orjson parse-only throughput"] = by[task].mb_per_s / base.mb_per_s
     if "jq select (detect only)" in by:
-        out["check speed-up over the jq one-liner"] = by["jq select (detect only)"].seconds / by["mcp-migrate check"].seconds
+        out["check speed-up over the jq one-liner"] = by["jq select (detect only)"].seconds / by["mcp-transcripts check"].seconds
     if "check-jsonschema (JSON-RPC schema)" in by:
-        out["check speed-up over check-jsonschema"] = by["check-jsonschema (JSON-RPC schema)"].seconds / by["mcp-migrate check"].seconds
+        out["check speed-up over check-jsonschema"] = by["check-jsonschema (JSON-RPC schema)"].seconds / by["mcp-transcripts check"].seconds
     return out
 
 
@@ -220,7 +220,7 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
     def series(task: str) -> list[Measurement]:
         return [next(m for m in all_results[s] if m.task == task) for s in sizes]
 
-    parse, check, fix = series("orjson parse only"), series("mcp-migrate check"), series("mcp-migrate fix")
+    parse, check, fix = series("orjson parse only"), series("mcp-transcripts check"), series("mcp-transcripts fix")
     width, height, pad, right = 680, 260, 50, 30
 
     def panel(x0: int, title: str, lines: list[tuple[str, str, list[float]]], unit: str) -> str:
@@ -246,8 +246,8 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         "Throughput (MB/s) by messages",
         [
             ("orjson parse only", "#999", [m.mb_per_s for m in parse]),
-            ("mcp-migrate check", "#1565c0", [m.mb_per_s for m in check]),
-            ("mcp-migrate fix", "#2e7d32", [m.mb_per_s for m in fix]),
+            ("mcp-transcripts check", "#1565c0", [m.mb_per_s for m in check]),
+            ("mcp-transcripts fix", "#2e7d32", [m.mb_per_s for m in fix]),
         ],
         "MB/s",
     )
@@ -255,8 +255,8 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         width // 2 + pad,
         "Peak RSS (MB) by messages",
         [
-            ("mcp-migrate check", "#1565c0", [m.peak_rss_mb for m in check]),
-            ("mcp-migrate fix", "#2e7d32", [m.peak_rss_mb for m in fix]),
+            ("mcp-transcripts check", "#1565c0", [m.peak_rss_mb for m in check]),
+            ("mcp-transcripts fix", "#2e7d32", [m.peak_rss_mb for m in fix]),
         ],
         "MB",
     )

@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema.exceptions import best_match
 
 from migrator.messages import Issue, MessageKind, MessageReader, MessageReading
+from migrator.provenance import rewritten_error, rewritten_result
 from migrator.session import Exchange
 from migrator.validation import ToolSchemas, pointer
 
@@ -144,6 +145,11 @@ def _classify_error(
     params = request["params"]
     name: str = params["name"]
     reading = reader.read(error.get("message") if isinstance(error, dict) else None)
+    if rewritten_error(error):
+        # Made by a fix from an isError result for an unknown tool: leave it be, even
+        # when this run lacks the in-house pattern that recognised it then.
+        evidence = ("rewritten from an unknown-tool result by an earlier fix",)
+        return Verdict(Outcome.UNKNOWN_TOOL, evidence, name, reading)
     catalog = exchange.session.catalog
     tool = catalog.tools.get(name)
     evidence: list[str] = [f"error code {code}", f"message: {reading.dialect}"]
@@ -225,6 +231,9 @@ def _classify_result(exchange: Exchange, result: Any, reader: MessageReader) -> 
     catalog = exchange.session.catalog
     reading = reader.read(first_text(result))
     evidence: list[str] = ["isError result"]
+    if rewritten_result(result):
+        evidence.append("rewritten from a protocol error by an earlier fix")
+        return Verdict(Outcome.TOOL_RESULT, tuple(evidence), name, reading)
     if catalog.authoritative and name not in catalog.tools:
         evidence.append(f"{name!r} is absent from the {catalog.describe()}")
         return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)

@@ -36,10 +36,10 @@ exit codes:
   any         141 the reader of stdout went away (a closed pipe, as with | head)
 
 examples:
-  mcp-migrate check traces/
-  mcp-migrate fix --diff traces/session.jsonl
-  mcp-migrate fix traces/
-  mcp-migrate explain MCP101"""
+  mcp-transcripts check traces/
+  mcp-transcripts fix --diff traces/session.jsonl
+  mcp-transcripts fix traces/
+  mcp-transcripts explain MCP101"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,9 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     from migrator.commands import command_modules, formatter
 
     parser = argparse.ArgumentParser(
-        prog="mcp-migrate", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter()
+        prog="mcp-transcripts", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter()
     )
-    parser.add_argument("--version", action="version", version=f"mcp-migrate {__version__}")
+    parser.add_argument("--version", action="version", version=f"mcp-transcripts {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     for module in command_modules():
@@ -80,7 +80,7 @@ def main(
     try:
         code: int = args.handler(args, io)
     except MigratorError as exc:
-        io.stderr.write(f"mcp-migrate: error: {exc}\n")
+        io.stderr.write(f"mcp-transcripts: error: {exc}\n")
         return EXIT_ERROR
     except BrokenPipeError:
         raise  # the reader went away: console() ends quietly
@@ -89,7 +89,7 @@ def main(
 
         io.stderr.write(traceback.format_exc())
         io.stderr.write(
-            f"mcp-migrate: internal error (mcp-migrate {__version__}); please report it with the "
+            f"mcp-transcripts: internal error (mcp-transcripts {__version__}); please report it with the "
             "traceback above. No file was left half-written.\n"
         )
         return EXIT_ERROR
@@ -100,9 +100,9 @@ EXIT_BROKEN_PIPE = 141  # what a shell reports for a process ended by SIGPIPE
 
 
 def console() -> int:
-    """The ``mcp-migrate`` console script: :func:`main`, quiet when the reader goes away.
+    """The ``mcp-transcripts`` console script: :func:`main`, quiet when the reader goes away.
 
-    ``mcp-migrate check traces/ | head`` closes the pipe early; like ``cat`` or
+    ``mcp-transcripts check traces/ | head`` closes the pipe early; like ``cat`` or
     ``grep``, stop without a traceback and with the status a shell gives SIGPIPE.
     """
     import os
@@ -116,7 +116,7 @@ def console() -> int:
         code = main()
         sys.stdout.flush()
     except KeyboardInterrupt:
-        sys.stderr.write("mcp-migrate: interrupted; files being rewritten were left as they were\n")
+        sys.stderr.write("mcp-transcripts: interrupted; files being rewritten were left as they were\n")
         return 130
     except BrokenPipeError:
         # Point stdout at /dev/null so the interpreter's final flush cannot fail again.

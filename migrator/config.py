@@ -1,8 +1,11 @@
-"""Configuration files: ``[tool.mcp-migrate]`` in ``pyproject.toml``, or ``.mcp-migrate.yaml``.
+"""Configuration files: ``[tool.mcp-transcripts]`` in ``pyproject.toml``, or ``.mcp-transcripts.yaml``.
 
 :func:`discover` walks up from a folder to the first folder that holds either
-file (``pyproject.toml`` counts only when it has the table; ``.mcp-migrate.yaml``
-wins when a folder has both) and returns a :class:`Config`. :func:`load_config`
+file (``pyproject.toml`` counts only when it has the table; ``.mcp-transcripts.yaml``
+wins when a folder has both) and returns a :class:`Config`. The files of the project's
+former name (``.mcp-migrate.yaml``, ``[tool.mcp-migrate]``) are still read where no file
+of the new name is found, and the :class:`Config` then carries a deprecation notice for
+the command to print. :func:`load_config`
 reads a named file (``--config PATH``). The content is validated against
 ``schemas/config.schema.json``; an unknown key or a wrong value is a
 :class:`ConfigError` naming the file and the key. Nothing here prints.
@@ -26,7 +29,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +45,19 @@ __all__ = [
     "load_config",
 ]
 
-YAML_NAME = ".mcp-migrate.yaml"
+YAML_NAME = ".mcp-transcripts.yaml"
 PYPROJECT_NAME = "pyproject.toml"
 CONFIG_FILES = (YAML_NAME, PYPROJECT_NAME)
 """The files :func:`find_config` looks for, in the order it prefers them within one folder."""
 
-TABLE = "[tool.mcp-migrate]"
+TABLE_KEY = "mcp-transcripts"
+TABLE = f"[tool.{TABLE_KEY}]"
+
+# The project was called mcp-migrate until 0.2 (a name another project owns on the
+# package index). Old settings keep working, with a notice, so nobody's CI silently
+# loses them after the rename.
+LEGACY_YAML_NAME = ".mcp-migrate.yaml"
+LEGACY_TABLE_KEY = "mcp-migrate"
 
 
 class ConfigError(UsageError):
@@ -76,6 +86,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     unknown_tool_patterns: tuple[str, ...] = ()
     validation_patterns: tuple[str, ...] = ()
+    deprecation: str | None = None  # one line for the command to print, or None
 
     def describe(self) -> str:
         """The file read, as messages name it, or a note that there is none."""
@@ -117,8 +128,9 @@ def _on_relative(config: Config, matches: Callable[[str], bool]) -> Callable[[Pa
 def find_config(start: Path | None = None) -> Path | None:
     """The configuration file for ``start`` (default: the current folder), or ``None``.
 
-    Walks up from ``start``; in each folder ``.mcp-migrate.yaml`` is taken, else a
-    ``pyproject.toml`` with a ``[tool.mcp-migrate]`` table; the first found wins.
+    Walks up from ``start``; in each folder ``.mcp-transcripts.yaml`` is taken, else a
+    ``pyproject.toml`` with a ``[tool.mcp-transcripts]`` table, else the same under the
+    former name (``.mcp-migrate.yaml``, ``[tool.mcp-migrate]``); the first found wins.
 
     Raises:
         ConfigError: a ``pyproject.toml`` on the way is not valid TOML.
@@ -129,7 +141,13 @@ def find_config(start: Path | None = None) -> Path | None:
         if yaml_file.is_file():
             return yaml_file
         pyproject = candidate / PYPROJECT_NAME
-        if pyproject.is_file() and _pyproject_table(pyproject) is not None:
+        tables = _pyproject_tables(pyproject) if pyproject.is_file() else (None, None)
+        if tables[0] is not None:
+            return pyproject
+        legacy_yaml = candidate / LEGACY_YAML_NAME
+        if legacy_yaml.is_file():
+            return legacy_yaml
+        if tables[1] is not None:
             return pyproject
     return None
 
@@ -153,7 +171,7 @@ def discover(start: Path | None = None) -> Config:
 def load_config(path: str | Path) -> Config:
     """Read and validate one configuration file.
 
-    A ``.toml`` file must have a ``[tool.mcp-migrate]`` table; any other file is
+    A ``.toml`` file must have a ``[tool.mcp-transcripts]`` table; any other file is
     read as YAML (the whole document is the configuration).
 
     Raises:
@@ -163,14 +181,24 @@ def load_config(path: str | Path) -> Config:
     shown = _display(file)
     if not file.is_file():
         raise ConfigError("no such configuration file", path=shown)
+    deprecation = None
     if file.suffix == ".toml":
-        table = _pyproject_table(file)
+        table, legacy = _pyproject_tables(file)
+        if table is None and legacy is not None:
+            table = legacy
+            deprecation = (
+                f"{shown}: [tool.{LEGACY_TABLE_KEY}] is deprecated; rename the table to {TABLE}"
+            )
         if table is None:
             raise ConfigError(f"has no {TABLE} table", path=shown)
-        data, where = table, f"{TABLE} "
+        key = TABLE_KEY if deprecation is None else LEGACY_TABLE_KEY
+        data, where = table, f"[tool.{key}] "
     else:
         data, where = _read_yaml(file), ""
-    return _build(_normalise(data), file.absolute(), shown, where)
+        if file.name == LEGACY_YAML_NAME:
+            deprecation = f"{shown}: {LEGACY_YAML_NAME} is deprecated; rename the file to {YAML_NAME}"
+    config = _build(_normalise(data), file.absolute(), shown, where)
+    return replace(config, deprecation=deprecation) if deprecation else config
 
 
 def _display(file: Path) -> str:
@@ -198,16 +226,19 @@ def _toml_loads(text: str) -> dict[str, Any]:
     return loaded
 
 
-def _pyproject_table(file: Path) -> Any | None:
-    """The ``[tool.mcp-migrate]`` value of a TOML file, or ``None`` when absent."""
+def _pyproject_tables(file: Path) -> tuple[Any | None, Any | None]:
+    """The ``[tool.mcp-transcripts]`` and former ``[tool.mcp-migrate]`` values of a TOML file.
+
+    Either is ``None`` when absent.
+    """
     try:
         document = _toml_loads(_read_text(file))
     except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
         raise ConfigError(f"not valid TOML: {exc}", path=_display(file)) from exc
     tool = document.get("tool")
     if not isinstance(tool, dict):
-        return None
-    return tool.get("mcp-migrate")
+        return None, None
+    return tool.get(TABLE_KEY), tool.get(LEGACY_TABLE_KEY)
 
 
 def _read_yaml(file: Path) -> Any:

@@ -3,7 +3,7 @@
 The project's own schemas (``schemas/``) cover the tools surface. For every
 other method, users can bring the official ``schema.json`` of a protocol
 version: a file they have (``--mcp-schema PATH``), or one downloaded with
-``mcp-migrate schema fetch VERSION``, which pins the specification
+``mcp-transcripts schema fetch VERSION``, which pins the specification
 repository's commit and each file's sha256 and keeps the file in the user's
 cache folder. Nothing is downloaded unless asked, and nothing unverified is
 stored.
@@ -43,8 +43,8 @@ TIMEOUT_SECONDS = 30
 
 
 def cache_dir() -> Path:
-    """The user cache folder for downloaded schemas (``MCP_MIGRATE_CACHE_DIR`` overrides it)."""
-    override = os.environ.get("MCP_MIGRATE_CACHE_DIR")
+    """The user cache folder for downloaded schemas (``MCP_TRANSCRIPTS_CACHE_DIR`` overrides it)."""
+    override = os.environ.get("MCP_TRANSCRIPTS_CACHE_DIR")
     if override:
         return Path(override)
     if sys.platform == "win32":
@@ -53,7 +53,7 @@ def cache_dir() -> Path:
         base = Path.home() / "Library" / "Caches"
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "mcp-migrate" / "schemas"
+    return base / "mcp-transcripts" / "schemas"
 
 
 def cached_path(version: str) -> Path:
@@ -169,7 +169,7 @@ def _method_const(definition: Any) -> str | None:
     return None
 
 
-_ANCHOR = "urn:mcp-migrate:official-schema"
+_ANCHOR = "urn:mcp-transcripts:official-schema"
 
 
 def _build(document: dict[str, Any], definition: str) -> FastValidator:
@@ -235,7 +235,7 @@ class OfficialSchemas:
             if source == "cached":
                 paths += [str(p) for p in sorted(cache_dir().glob("*/schema.json"))]
                 if not paths:
-                    raise UsageError("--mcp-schema cached: no schema in the cache; run `mcp-migrate schema fetch VERSION`")
+                    raise UsageError("--mcp-schema cached: no schema in the cache; run `mcp-transcripts schema fetch VERSION`")
             else:
                 paths.append(source)
         self.schemas = [load(p) for p in paths]

@@ -15,8 +15,9 @@ from migrator.classify import Verdict
 from migrator.messages import Issue, MessageKind
 from migrator.model import Edit, SourceMessage
 
-PROVENANCE_KEY = "dev.mcp-migrate/original-error"
-PROVENANCE_RESULT_KEY = "dev.mcp-migrate/original-result"
+from migrator.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
+from migrator.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
+
 RESULT_TYPE_FROM = "2026-07-28"
 
 

@@ -3,7 +3,7 @@
 The schemas live in the repository's top-level ``schemas/`` folder and travel inside
 the wheel as ``migrator/_schemas``. They describe JSON-RPC 2.0 as MCP uses it
 (``jsonrpc-2.0.schema.json``), the tools surface of every released MCP protocol
-version (``mcp/<version>.schema.json``), the JSON report of ``mcp-migrate check``
+version (``mcp/<version>.schema.json``), the JSON report of ``mcp-transcripts check``
 (``findings.schema.json``) and one line of an envelope transcript
 (``envelope.schema.json``).
 
@@ -95,7 +95,7 @@ def schema_dir() -> Path | Traversable:
     if in_repository.is_dir():
         return in_repository
     raise FileNotFoundError(
-        "mcp-migrate's schemas are missing: expected the package folder "
+        "mcp-transcripts's schemas are missing: expected the package folder "
         "'migrator/_schemas' or the repository folder 'schemas/'"
     )
 

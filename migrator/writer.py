@@ -143,7 +143,7 @@ def _temporary_beside(target: Path, name: str, failure: str) -> tuple[int, Path]
             a read-only file system, a full disk).
     """
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".mcp-migrate.tmp", dir=target.parent)
+        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".mcp-transcripts.tmp", dir=target.parent)
     except OSError as exc:
         raise WriteError(f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
     return fd, Path(temp)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the latency `mcp-migrate proxy` adds to each message.
+"""Measure the latency `mcp-transcripts proxy` adds to each message.
 
 Usage (from the repository root, with the project installed):
 

@@ -3,9 +3,9 @@
 Every folder under ``docs/examples/`` that holds a ``before.jsonl`` is a case. For each
 case this writes, next to ``before.jsonl``:
 
-- ``after.jsonl``: ``mcp-migrate fix -`` with ``before.jsonl`` on standard input;
-- ``fix.diff``: ``mcp-migrate fix --diff docs/examples/<case>/before.jsonl``;
-- ``check.txt``: ``mcp-migrate check docs/examples/<case>/before.jsonl``.
+- ``after.jsonl``: ``mcp-transcripts fix -`` with ``before.jsonl`` on standard input;
+- ``fix.diff``: ``mcp-transcripts fix --diff docs/examples/<case>/before.jsonl``;
+- ``check.txt``: ``mcp-transcripts check docs/examples/<case>/before.jsonl``.
 
 It also writes ``docs/examples/home/{before,after}.json``: one response of one case before
 and after the fix, pretty-printed for the home page.

@@ -23,7 +23,7 @@ class CliResult:
 
 
 def run_cli(*argv: str, stdin: str = "") -> CliResult:
-    """Run ``mcp-migrate`` in-process through ``main(argv)``."""
+    """Run ``mcp-transcripts`` in-process through ``main(argv)``."""
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
     return CliResult(code, out.getvalue(), err.getvalue())

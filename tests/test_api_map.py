@@ -1,7 +1,7 @@
 """The Python API as a per-file map function for engines users already run.
 
 The docs show two scripts (a process pool, a Dask bag); they run here for
-real and must give the same report as ``mcp-migrate check`` on the folder.
+real and must give the same report as ``mcp-transcripts check`` on the folder.
 """
 
 from __future__ import annotations

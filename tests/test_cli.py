@@ -58,7 +58,7 @@ def test_assumed_version_does_not_override_the_handshake(old_copy: Path) -> None
 def test_json_output_document(old_copy: Path) -> None:
     result = run_cli("check", "--format", "json", "--select", "MCP1", str(old_copy))
     document = json.loads(result.out)
-    assert document["tool"] == {"name": "mcp-migrate", "version": __version__}
+    assert document["tool"] == {"name": "mcp-transcripts", "version": __version__}
     assert document["summary"]["findings"] == len(document["findings"]) == 7
     first = document["findings"][0]
     assert first["code"] == "MCP101" and first["slug"] == "validation-error-as-protocol-error"
@@ -92,7 +92,7 @@ def test_fix_diff_writes_nothing_and_exits_1(old_copy: Path) -> None:
     assert result.out.startswith(f"--- a/{old_copy}\n+++ b/{old_copy}\n@@ ")
     assert old_copy.read_bytes() == before and old_copy.stat().st_mtime_ns == mtime
     assert "Would fix 7 of 18 findings in 1 file" in result.err
-    assert "11 left (see `mcp-migrate check`)" in result.err
+    assert "11 left (see `mcp-transcripts check`)" in result.err
 
 
 def test_fix_in_place_keeps_mode_and_is_idempotent(old_copy: Path) -> None:
@@ -138,7 +138,7 @@ def test_unsafe_fixes_flag(tmp_path: Path) -> None:
 
 def test_no_provenance(old_copy: Path) -> None:
     out = run_cli("fix", "--diff", "--no-provenance", str(old_copy)).out
-    assert "dev.mcp-migrate/original-error" not in out and '"isError":true' in out
+    assert "io.github.mcp-transcripts/original-error" not in out and '"isError":true' in out
 
 
 def test_select_and_ignore(old_copy: Path) -> None:
@@ -222,7 +222,7 @@ def test_usage_errors_exit_2() -> None:
 
 def test_version_and_help() -> None:
     version = run_cli("--version")
-    assert version.code == 0 and version.out.strip() == f"mcp-migrate {__version__}"
+    assert version.code == 0 and version.out.strip() == f"mcp-transcripts {__version__}"
     helped = run_cli("fix", "--help")
     assert helped.code == 0 and "fix --diff  0 nothing would change, 1 something would change" in helped.out
     usage = run_cli("check", "--no-such-option", "x")
@@ -231,7 +231,7 @@ def test_version_and_help() -> None:
 
 @pytest.mark.slow
 def test_installed_console_script_runs_from_another_folder(tmp_path: Path) -> None:
-    script = Path(sys.executable).parent / "mcp-migrate"
+    script = Path(sys.executable).parent / "mcp-transcripts"
     if not script.exists():
         pytest.skip("console script not installed in this environment")
     shutil.copyfile(OLD, tmp_path / "t.jsonl")
@@ -309,7 +309,7 @@ def test_diffs_are_spooled_and_the_spool_files_removed(tmp_path: Path, monkeypat
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    # `mcp-migrate check --format json traces/ | head -c 100`: the reader goes
+    # `mcp-transcripts check --format json traces/ | head -c 100`: the reader goes
     # away; the tool stops with SIGPIPE's status and no traceback.
     for index in range(30):
         shutil.copyfile(OLD, tmp_path / f"t{index:02}.jsonl")

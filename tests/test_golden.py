@@ -1,10 +1,10 @@
 """Golden fixtures: every folder under tests/golden/ is one case.
 
 Each case has an input file (``input.jsonl``, ``input.json``, ...) and the
-expected ``check.txt`` (the findings of ``mcp-migrate check``), ``fix.diff``
+expected ``check.txt`` (the findings of ``mcp-transcripts check``), ``fix.diff``
 (``fix --diff``) and ``output.<same suffix>`` (the file after ``fix``), plus an optional ``options.json`` with extra ``fix_argv``
 and the reason for them. Regenerate after a deliberate change with
-``MCP_MIGRATE_UPDATE_GOLDEN=1 pytest tests/test_golden.py`` and review the diff.
+``MCP_TRANSCRIPTS_UPDATE_GOLDEN=1 pytest tests/test_golden.py`` and review the diff.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir() and list(p.glob("i
 def _input(case: Path) -> Path:
     (found,) = case.glob("input.*")
     return found
-UPDATE = os.environ.get("MCP_MIGRATE_UPDATE_GOLDEN") == "1"
+UPDATE = os.environ.get("MCP_TRANSCRIPTS_UPDATE_GOLDEN") == "1"
 
 
 def _fix_argv(case: Path) -> list[str]:
@@ -36,7 +36,7 @@ def _fix_argv(case: Path) -> list[str]:
 def _compare(path: Path, actual: bytes) -> None:
     if UPDATE:
         path.write_bytes(actual)
-    assert path.exists(), f"{path.name} missing: run with MCP_MIGRATE_UPDATE_GOLDEN=1"
+    assert path.exists(), f"{path.name} missing: run with MCP_TRANSCRIPTS_UPDATE_GOLDEN=1"
     assert actual == path.read_bytes(), f"{path.relative_to(ROOT)} differs"
 
 

@@ -78,3 +78,34 @@ def test_configured_patterns_place_in_house_messages() -> None:
     report = check_text(text, options=options)
     assert [(f.code, f.request_id) for f in report.findings] == [("MCP101", 5)]
     assert "message: configured validation pattern" in report.findings[0].evidence
+
+
+# An older build (named mcp-migrate) wrote its provenance under dev.mcp-migrate/...
+LEGACY_FIXED = [
+    pytest.param(
+        '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"zz","arguments":{}}}\n'
+        '{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"no handler for zz","data":{"%s":{"content":[{"type":"text","text":"no handler for zz"}],"isError":true}}}}\n'
+        % key,
+        id=f"an unknown-tool error a fix made from a result stays ({key})",
+    )
+    for key in ("dev.mcp-migrate/original-result", "io.github.mcp-transcripts/original-result")
+] + [
+    pytest.param(
+        '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"zz","arguments":{}}}\n'
+        '{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"Unknown tool: zz"}],"isError":true,"_meta":{"%s":{"code":-32602,"message":"Unknown tool: zz"}}}}\n'
+        % key,
+        id=f"a result a fix made from an error is not turned back ({key})",
+    )
+    for key in ("dev.mcp-migrate/original-error", "io.github.mcp-transcripts/original-error")
+]
+
+
+@pytest.mark.parametrize("text", LEGACY_FIXED)
+def test_a_file_fixed_by_an_older_build_is_not_fixed_again(text: str) -> None:
+    # Without the provenance, both would be rewritten: the first as a validation error
+    # (MCP101 from the generic -32602), the second as an unknown tool (MCP102).
+    stripped = text.replace('"dev.mcp-migrate/', '"x/').replace('"io.github.mcp-transcripts/', '"x/')
+    assert fix_text(stripped, options=Options(unsafe_fixes=True))[1].fixes == 1
+    after, report = fix_text(text, options=Options(unsafe_fixes=True))
+    assert after == text
+    assert report.fixes == 0

@@ -19,7 +19,7 @@ from migrator.engine import Options
 from migrator.errors import InputError, UsageError
 from tests.conftest import ROOT
 
-SHARED = Path(os.environ.get("MCP_MIGRATE_SHARED", ROOT.parent / "shared"))
+SHARED = Path(os.environ.get("MCP_TRANSCRIPTS_SHARED", ROOT.parent / "shared"))
 OFFICIAL = SHARED / "mcp-schemas"
 needs_official = pytest.mark.skipif(
     not (OFFICIAL / "2025-06-18" / "schema.json").exists(),
@@ -30,7 +30,7 @@ needs_official = pytest.mark.skipif(
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
-    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(folder))
+    monkeypatch.setenv("MCP_TRANSCRIPTS_CACHE_DIR", str(folder))
     return folder
 
 

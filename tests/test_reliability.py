@@ -258,7 +258,7 @@ def test_ctrl_c_during_a_write_leaves_the_original_and_no_temporary_file(tmp_pat
     path, old, _ = _big_transcript(tmp_path, 60_000)
     proc = subprocess.Popen([sys.executable, "-m", "migrator", "fix", "-q", str(path)], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".big.jsonl.*.mcp-migrate.tmp")):  # interrupt while it writes
+    while not list(tmp_path.glob(".big.jsonl.*.mcp-transcripts.tmp")):  # interrupt while it writes
         assert proc.poll() is None, "fix ended before it began writing"
         assert time.monotonic() < deadline
         time.sleep(0.005)

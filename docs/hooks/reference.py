@@ -14,12 +14,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-CLI_MARKER = "<!-- mcp-migrate:cli-reference -->"
-RULES_MARKER = "<!-- mcp-migrate:rules-reference -->"
-# <!-- mcp-migrate:run lang=json pick=runs.0.results.0 lines=3 :: check --format sarif FILE -->
+CLI_MARKER = "<!-- mcp-transcripts:cli-reference -->"
+RULES_MARKER = "<!-- mcp-transcripts:rules-reference -->"
+# <!-- mcp-transcripts:run lang=json pick=runs.0.results.0 lines=3 :: check --format sarif FILE -->
 # runs the real CLI (from the repository root) while the site builds and shows what it
 # printed: the output on the page is the tool's, never pasted.
-RUN_MARKER = re.compile(r"<!-- mcp-migrate:run (?P<options>[^:]*?)\s*:: (?P<argv>.*?) -->")
+RUN_MARKER = re.compile(r"<!-- mcp-transcripts:run (?P<options>[^:]*?)\s*:: (?P<argv>.*?) -->")
 
 # The help text is rendered at a fixed width so the page does not depend on the terminal
 # the build happens to run in.
@@ -35,7 +35,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs
 
 
 def render_run(options_text: str, argv_text: str) -> str:
-    """A fenced block with what ``mcp-migrate ARGV`` prints on standard output."""
+    """A fenced block with what ``mcp-transcripts ARGV`` prints on standard output."""
     import io
     import json
     import shlex
@@ -53,7 +53,7 @@ def render_run(options_text: str, argv_text: str) -> str:
     finally:
         os.chdir(cwd)
     if code not in (0, 1):
-        raise RuntimeError(f"mcp-migrate {argv_text} failed ({code}): {err.getvalue()}")
+        raise RuntimeError(f"mcp-transcripts {argv_text} failed ({code}): {err.getvalue()}")
     text = out.getvalue()
     if "pick" in options:
         value = json.loads(text)
@@ -64,7 +64,7 @@ def render_run(options_text: str, argv_text: str) -> str:
     if "lines" in options and len(lines) > int(options["lines"]):
         lines = [*lines[: int(options["lines"])], "..."]
     lang = options.get("lang", "text")
-    return f'```{lang} title="mcp-migrate {argv_text}"\n' + "\n".join(lines) + "\n```"
+    return f'```{lang} title="mcp-transcripts {argv_text}"\n' + "\n".join(lines) + "\n```"
 
 
 # --- CLI -------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ def render_rules_reference() -> str:
                     "",
                     f"Default severity: **{_value(rule.default_severity)}**. "
                     f"Fix: **{_value(rule.fix)}**. "
-                    f"Run `mcp-migrate explain {rule.code}` for the same text in a terminal.",
+                    f"Run `mcp-transcripts explain {rule.code}` for the same text in a terminal.",
                     "",
                     demote_headings(rule.doc.strip(), by=1),
                 ]

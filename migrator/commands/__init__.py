@@ -1,4 +1,4 @@
-"""The subcommands of ``mcp-migrate``: one module each.
+"""The subcommands of ``mcp-transcripts``: one module each.
 
 A command module has ``NAME``, ``HELP``, ``configure(parser)`` and
 ``run(args, io) -> int``. :data:`COMMANDS` lists them in the order ``--help``

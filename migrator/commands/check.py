@@ -1,4 +1,4 @@
-"""``mcp-migrate check``: report findings."""
+"""``mcp-transcripts check``: report findings."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ output formats:
   sarif   SARIF 2.1.0 (GitHub code scanning); junit: JUnit XML; gitlab: Code Quality
 
 baselines:
-  mcp-migrate check --write-baseline mcp-baseline.json traces/   # accept today's findings
-  mcp-migrate check --baseline mcp-baseline.json traces/         # fail on new or stale ones"""
+  mcp-transcripts check --write-baseline mcp-baseline.json traces/   # accept today's findings
+  mcp-transcripts check --baseline mcp-baseline.json traces/         # fail on new or stale ones"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-format", "--format", dest="output_format", choices=[f.value for f in OutputFormat], default="text", help="how to print findings (default: text)")
     parser.add_argument("--fail-on", choices=FAIL_ON_CHOICES, default=None, help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})")
     parser.add_argument("--show-evidence", action="store_true", help="print the evidence behind each finding under it")
-    parser.add_argument("--mcp-schema", action="append", metavar="PATH", help="validate every message against an official MCP schema.json (MCP206); its version comes from its folder name (.../2025-11-25/schema.json); 'cached' uses every schema fetched with `mcp-migrate schema fetch` (repeatable)")
+    parser.add_argument("--mcp-schema", action="append", metavar="PATH", help="validate every message against an official MCP schema.json (MCP206); its version comes from its folder name (.../2025-11-25/schema.json); 'cached' uses every schema fetched with `mcp-transcripts schema fetch` (repeatable)")
     baseline = parser.add_mutually_exclusive_group()
     baseline.add_argument("--baseline", metavar="FILE", help="report only findings not in this baseline; exit 1 if some of its entries no longer occur")
     baseline.add_argument("--write-baseline", metavar="FILE", help="record the findings in this baseline file and exit 0")
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     if args.baseline:
         result, known, stale = _apply_baseline(args.baseline, result, options.selected)
         if args.verbose:
-            io.stderr.write(f"mcp-migrate: baseline {args.baseline}: {known} known, {result.tally().findings} new, {len(stale)} stale\n")
+            io.stderr.write(f"mcp-transcripts: baseline {args.baseline}: {known} known, {result.tally().findings} new, {len(stale)} stale\n")
     api.write_report(result, io.stdout, args.output_format, show_evidence=args.show_evidence, fail_on=fail_on)
     if not args.quiet:
         line = summary_line(result)
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     if stale:
         one = len(stale) == 1
         io.stderr.write(
-            f"mcp-migrate: {len(stale)} baseline entr{'y' if one else 'ies'} in {args.baseline} "
+            f"mcp-transcripts: {len(stale)} baseline entr{'y' if one else 'ies'} in {args.baseline} "
             f"no longer occur{'s' if one else ''} (fixed? update the baseline with --write-baseline):\n"
         )
         io.stderr.writelines(f"  {line}\n" for line in stale)

@@ -41,7 +41,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ignore", action="append", metavar="CODES", help="skip these rules (comma-separated, repeatable)")
     parser.add_argument("--assume-version", metavar="VERSION", help="protocol version for sessions without an initialize handshake, e.g. 2025-11-25")
     parser.add_argument("--stdin-filename", metavar="NAME", help="the path to report for '-'")
-    parser.add_argument("--config", metavar="FILE", help="the configuration file (default: the nearest .mcp-migrate.yaml, or pyproject.toml with [tool.mcp-migrate], from the current folder up)")
+    parser.add_argument("--config", metavar="FILE", help="the configuration file (default: the nearest .mcp-transcripts.yaml, or pyproject.toml with [tool.mcp-transcripts], from the current folder up)")
     parser.add_argument("--pair", nargs=2, action="append", metavar=("C2S_FILE", "S2C_FILE"), help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)")
     parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="files to process in parallel worker processes (default: the number of cores when there is over 16 MB to read, else 1)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
@@ -249,7 +249,7 @@ def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
     if task.action == "check":
         return api.check_file(path, task.options), ""
     if task.action == "diff":
-        handle, name = tempfile.mkstemp(prefix="mcp-migrate-", suffix=".diff")
+        handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=".diff")
         try:
             with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape", newline="") as spool:
                 outcome = api.fix_file(path, task.options, diff=True, diff_to=spool)
@@ -324,8 +324,10 @@ def run_files(
     if "-" in args.paths and len(args.paths) > 1:
         raise UsageError("'-' (stdin) cannot be combined with other paths")
     cfg = config_for(args)
+    if cfg.deprecation:
+        io.stderr.write(f"mcp-transcripts: warning: {cfg.deprecation}\n")
     if args.verbose:
-        io.stderr.write(f"mcp-migrate: configuration: {cfg.describe()}\n")
+        io.stderr.write(f"mcp-transcripts: configuration: {cfg.describe()}\n")
     started = time.perf_counter()
     result = RunResult()
     if args.paths == ["-"]:
@@ -346,7 +348,7 @@ def run_files(
                 report, output = perform_pair(pair_task, c2s, s2c)
             except MigratorError as exc:
                 result.errors.append(exc)
-                io.stderr.write(f"mcp-migrate: error: {exc}\n")
+                io.stderr.write(f"mcp-transcripts: error: {exc}\n")
                 continue
             io.stdout.write(output)
             result.files.append(report)
@@ -371,7 +373,7 @@ def _run_paths(args: argparse.Namespace, io: IO, task: FileTask, paths: list[Pat
         else:
             outcomes = map(_perform_caught, tasks, map(str, paths))
         if args.verbose and jobs > 1:
-            status.note(f"mcp-migrate: {len(paths)} files on {jobs} worker processes")
+            status.note(f"mcp-transcripts: {len(paths)} files on {jobs} worker processes")
         for path, (report, output, seconds) in zip(paths, outcomes, strict=True):
             status.advance(str(path))
             if isinstance(report, NotATranscriptError) and path not in named:
@@ -380,7 +382,7 @@ def _run_paths(args: argparse.Namespace, io: IO, task: FileTask, paths: list[Pat
                 continue
             if isinstance(report, MigratorError):
                 result.errors.append(report)
-                status.note(f"mcp-migrate: error: {report}")
+                status.note(f"mcp-transcripts: error: {report}")
                 continue
             if isinstance(output, SpooledDiff):
                 output.copy_to(io.stdout)

@@ -1,4 +1,4 @@
-"""``mcp-migrate explain CODE``: print a rule's documentation."""
+"""``mcp-transcripts explain CODE``: print a rule's documentation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``mcp-migrate fix``: rewrite what the rules can fix."""
+"""``mcp-transcripts fix``: rewrite what the rules can fix."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_input_options(parser)
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing; exit 1 if anything would change")
     parser.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes (MCP102, MCP103, MCP104)")
-    parser.add_argument("--no-provenance", dest="provenance", action="store_false", help='do not keep the original under _meta["dev.mcp-migrate/original-error"]')
+    parser.add_argument("--no-provenance", dest="provenance", action="store_false", help='do not keep the original under _meta["io.github.mcp-transcripts/original-error"]')
     parser.add_argument("--backup", metavar="SUFFIX", help="keep each original next to its rewrite, as PATH + SUFFIX (e.g. .orig)")
 
 
@@ -68,7 +68,7 @@ def summary(result: RunResult, diff: bool, unsafe_fixes: bool) -> str:
     )
     remaining = tally.findings - fixes
     if remaining:
-        line += f"; {remaining} left (see `mcp-migrate check`"
+        line += f"; {remaining} left (see `mcp-transcripts check`"
         unsafe_left = tally.unsafe_fixes
         if unsafe_left and not unsafe_fixes:
             line += f"; {unsafe_left} fixable with --unsafe-fixes"

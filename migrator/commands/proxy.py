@@ -1,4 +1,4 @@
-"""``mcp-migrate proxy``: fix the server's answers on the wire, as they pass."""
+"""``mcp-transcripts proxy``: fix the server's answers on the wire, as they pass."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.formatter_class = formatter()
     parser.epilog = (
-        RELAY_EPILOG + "\n\nexample:\n  mcp-migrate proxy --record session.jsonl -- node server.js"
+        RELAY_EPILOG + "\n\nexample:\n  mcp-transcripts proxy --record session.jsonl -- node server.js"
     )
     parser.add_argument(
         "--record",
@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-provenance",
         dest="provenance",
         action="store_false",
-        help='do not keep the original under _meta["dev.mcp-migrate/original-error"]',
+        help='do not keep the original under _meta["io.github.mcp-transcripts/original-error"]',
     )
     parser.add_argument(
         "--assume-version",

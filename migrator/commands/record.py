@@ -1,4 +1,4 @@
-"""``mcp-migrate record``: a transparent stdio proxy that records the traffic."""
+"""``mcp-transcripts record``: a transparent stdio proxy that records the traffic."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.formatter_class = formatter()
     parser.epilog = (
-        RELAY_EPILOG + "\n\nexample:\n  mcp-migrate record --out session.jsonl -- node server.js"
+        RELAY_EPILOG + "\n\nexample:\n  mcp-transcripts record --out session.jsonl -- node server.js"
     )
     parser.add_argument(
         "--out",

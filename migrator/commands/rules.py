@@ -1,4 +1,4 @@
-"""``mcp-migrate rules``: list the rules."""
+"""``mcp-transcripts rules``: list the rules."""
 
 from __future__ import annotations
 

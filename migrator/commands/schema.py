@@ -1,4 +1,4 @@
-"""``mcp-migrate schema``: fetch and list the official MCP schemas for ``--mcp-schema``."""
+"""``mcp-transcripts schema``: fetch and list the official MCP schemas for ``--mcp-schema``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ HELP = "fetch the official MCP schemas (for --mcp-schema cached)"
 
 EPILOG = """\
 examples:
-  mcp-migrate schema fetch 2025-11-25
-  mcp-migrate schema list
-  mcp-migrate check --mcp-schema cached traces/"""
+  mcp-transcripts schema fetch 2025-11-25
+  mcp-transcripts schema list
+  mcp-transcripts check --mcp-schema cached traces/"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -48,5 +48,5 @@ def run(args: argparse.Namespace, io: IO) -> int:
     for path in found:
         io.stdout.write(f"{path.parent.name}\t{path}\n")
     if not found:
-        io.stderr.write(f"No schema cached in {official.cache_dir()}; run `mcp-migrate schema fetch VERSION`.\n")
+        io.stderr.write(f"No schema cached in {official.cache_dir()}; run `mcp-transcripts schema fetch VERSION`.\n")
     return 0

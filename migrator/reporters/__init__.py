@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from migrator.errors import MigratorError
 from migrator.findings import Finding, FindingList, FixSafety, Severity, count_kinds
 
-if TYPE_CHECKING:  # the engine is heavy; `mcp-migrate --version` must not import it
+if TYPE_CHECKING:  # the engine is heavy; `mcp-transcripts --version` must not import it
     from migrator.engine import FileReport
 
 
@@ -158,7 +158,7 @@ def summary_line(result: RunResult, verb: str = "Found") -> str:
     )
     safe, unsafe = tally.safe_fixes, tally.unsafe_fixes
     if safe:
-        line += f"; {safe} fixable with `mcp-migrate fix`"
+        line += f"; {safe} fixable with `mcp-transcripts fix`"
     if unsafe:
         line += f"; {unsafe} more with `--unsafe-fixes`"
     if result.errors:

@@ -49,7 +49,7 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
         )
         out.write(line + "\n")
     for error in result.errors:
-        where: dict[str, str | int] = {"title": "mcp-migrate: file error"}
+        where: dict[str, str | int] = {"title": "mcp-transcripts: file error"}
         if error.path:
             where["file"] = display_path(error.path)
             if error.line:

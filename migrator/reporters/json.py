@@ -33,7 +33,7 @@ def document(result: RunResult) -> dict[str, object]:
     """The findings document as one object (for the Python API; the reporter streams it)."""
     return {
         "version": DOCUMENT_VERSION,
-        "tool": {"name": "mcp-migrate", "version": __version__},
+        "tool": {"name": "mcp-transcripts", "version": __version__},
         "findings": [f.as_dict() for f in result.findings],
         "summary": summary(result),
     }
@@ -48,7 +48,7 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """Write the document, indented as ``json.dump(indent=2)`` would, with a final newline."""
     out.write("{\n")
     out.write(f'  "version": {DOCUMENT_VERSION},\n')
-    out.write(f'  "tool": {_nested({"name": "mcp-migrate", "version": __version__}, 1)},\n')
+    out.write(f'  "tool": {_nested({"name": "mcp-transcripts", "version": __version__}, 1)},\n')
     findings = result.iter_findings()
     first = next(findings, None)
     if first is None:

@@ -16,8 +16,8 @@ from typing import TextIO
 from migrator.findings import Finding, Severity
 from migrator.reporters import ReportOptions, RunResult
 
-SUITE_NAME = "mcp-migrate check"
-CLASS_NAME = "mcp-migrate"
+SUITE_NAME = "mcp-transcripts check"
+CLASS_NAME = "mcp-transcripts"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -69,7 +69,7 @@ def tree(result: RunResult, fail_on: str = "warning") -> ET.Element:
         "skipped": "0",
     }
     suite.attrib.update(counts)
-    root = ET.Element("testsuites", {"name": "mcp-migrate", **counts})
+    root = ET.Element("testsuites", {"name": "mcp-transcripts", **counts})
     root.append(suite)
     return root
 

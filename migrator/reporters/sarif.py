@@ -1,6 +1,6 @@
 """``--output-format sarif``: SARIF 2.1.0, for GitHub code scanning and other viewers.
 
-One run: ``tool.driver`` describes mcp-migrate and every rule (code, slug,
+One run: ``tool.driver`` describes mcp-transcripts and every rule (code, slug,
 summary, its documentation as markdown, default level); each finding is a
 result with its rule, level, message, location (a path relative to the current
 folder, which is the checkout in CI) and a ``partialFingerprints`` entry that
@@ -9,7 +9,7 @@ notifications of the run's invocation.
 
 Results carry no ``fixes``: the replacement text of a fix stays inside the
 engine, so the report says which findings are fixable (``properties.fixable``)
-and ``mcp-migrate fix`` applies them.
+and ``mcp-transcripts fix`` applies them.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def document(result: RunResult) -> dict[str, Any]:
             {
                 "tool": {
                     "driver": {
-                        "name": "mcp-migrate",
+                        "name": "mcp-transcripts",
                         "version": __version__,
                         "informationUri": PROJECT_URL,
                         "rules": descriptors,

@@ -9,15 +9,15 @@ from migrator.baseline import LineSource, finding_keys, fingerprint
 from migrator.findings import Finding
 from migrator.reporters import RunResult
 
-DOCS_URL = "https://mcp-migrate.github.io/mcp-migrate/"
-PROJECT_URL = "https://github.com/mcp-migrate/mcp-migrate"
+DOCS_URL = "https://mcp-transcripts.github.io/mcp-transcripts/"
+PROJECT_URL = "https://github.com/mcp-transcripts/mcp-transcripts"
 
 
 def display_path(path: str) -> str:
     """``path`` relative to the current folder with ``/`` separators, when it is inside it.
 
     CI services (GitHub, GitLab, SARIF viewers) resolve paths against the checkout,
-    which is where ``mcp-migrate`` runs; other paths are left as they were given.
+    which is where ``mcp-transcripts`` runs; other paths are left as they were given.
     """
     candidate = Path(path)
     if not candidate.is_absolute():

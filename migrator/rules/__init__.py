@@ -2,7 +2,7 @@
 
 One rule per module, each with a stable code and slug (these are a contract:
 users select, ignore and baseline by them). A rule module's docstring is its
-documentation: ``mcp-migrate explain`` prints it and the docs site renders it.
+documentation: ``mcp-transcripts explain`` prints it and the docs site renders it.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def get_rule(code_or_slug: str) -> RuleInfo:
     for info in _RULES.values():
         if wanted.upper() == info.code or wanted == info.slug:
             return info
-    raise UsageError(f"no rule {code_or_slug!r}; `mcp-migrate rules` lists them")
+    raise UsageError(f"no rule {code_or_slug!r}; `mcp-transcripts rules` lists them")
 
 
 def tool_call_rules() -> list[ToolCallRule]:
@@ -142,7 +142,7 @@ def resolve_selection(select: list[str] | None, ignore: list[str] | None) -> fro
         matched = {c for c in codes if c.startswith(token.upper())}
         matched |= {c for c, r in _RULES.items() if r.slug == token}
         if not matched:
-            raise UsageError(f"{entry!r} names no rule; `mcp-migrate rules` lists them")
+            raise UsageError(f"{entry!r} names no rule; `mcp-transcripts rules` lists them")
         return matched
 
     chosen = set(codes) if not select else set().union(*(expand(s) for s in select))

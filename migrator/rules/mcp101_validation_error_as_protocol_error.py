@@ -12,7 +12,7 @@ where the old answer was still allowed.
 
 The fix keeps the response's id and every other byte, and writes the server's
 message as short `<message> at <path>` lines; the original error is kept under
-`result._meta["dev.mcp-migrate/original-error"]` (turn off with `--no-provenance`).
+`result._meta["io.github.mcp-transcripts/original-error"]` (turn off with `--no-provenance`).
 
 ## Before
 
@@ -23,7 +23,7 @@ message as short `<message> at <path>` lines; the original error is kept under
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true,"_meta":{"dev.mcp-migrate/original-error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [...]"}}}}
+{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [...]"}}}}
 ```
 
 ## Why

@@ -11,7 +11,7 @@ text says the tool does not exist and the catalog does not list it.
 
 The fix is unsafe (applied with `--unsafe-fixes`): it turns the result into
 a `-32602` error; the original result is kept in
-`error.data["dev.mcp-migrate/original-result"]`.
+`error.data["io.github.mcp-transcripts/original-result"]`.
 
 ## Before
 
@@ -22,7 +22,7 @@ a `-32602` error; the original result is kept in
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"dev.mcp-migrate/original-result":{"content":[...],"isError":true}}}}
+{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"io.github.mcp-transcripts/original-result":{"content":[...],"isError":true}}}}
 ```
 
 ## Why

@@ -21,7 +21,7 @@ rewrites it as MCP101 would.
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool search: Invalid params"}],"isError":true,"_meta":{"dev.mcp-migrate/original-error":{"code":-32602,"message":"Invalid params"}}}}
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool search: Invalid params"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32602,"message":"Invalid params"}}}}
 ```
 
 ## Why

@@ -18,7 +18,7 @@ a real internal server error must stay a protocol error.
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":30,"result":{"content":[{"type":"text","text":"fetch failed: ECONNREFUSED 10.0.0.7:443"}],"isError":true,"_meta":{"dev.mcp-migrate/original-error":{"code":-32603,"message":"fetch failed: ECONNREFUSED 10.0.0.7:443"}}}}
+{"jsonrpc":"2.0","id":30,"result":{"content":[{"type":"text","text":"fetch failed: ECONNREFUSED 10.0.0.7:443"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32603,"message":"fetch failed: ECONNREFUSED 10.0.0.7:443"}}}}
 ```
 
 ## Why

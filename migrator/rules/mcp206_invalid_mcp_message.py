@@ -3,7 +3,7 @@
 Enabled by `--mcp-schema PATH` (an official `schema.json` you have; its
 version is read from its folder name, as in `.../2025-11-25/schema.json`) or
 `--mcp-schema cached` (every version fetched with
-`mcp-migrate schema fetch VERSION`). Every request and notification is
+`mcp-transcripts schema fetch VERSION`). Every request and notification is
 validated against the definition of its method, every result against the
 result definition of its request's method, every error response against the
 version's error response. The tools surface is left to MCP202; methods the

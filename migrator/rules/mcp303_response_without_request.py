@@ -14,7 +14,7 @@ response answers, so no rule judges it and `fix` leaves it alone.
 
 ## After
 
-Record the traffic in order (see `mcp-migrate record`); the pair above is
+Record the traffic in order (see `mcp-transcripts record`); the pair above is
 then judged like any other.
 
 ## Why

@@ -1,6 +1,6 @@
 """Live traffic: a transparent stdio relay between an MCP client and its server.
 
-``mcp-migrate record`` and ``mcp-migrate proxy`` sit where the server was: the
+``mcp-transcripts record`` and ``mcp-transcripts proxy`` sit where the server was: the
 client starts them instead of the server, they start the server and pass every
 line through.
 

@@ -8,11 +8,11 @@ from typing import TextIO
 from migrator.errors import UsageError
 from migrator.wire.relay import Log
 
-PREFIX = "mcp-migrate: "
+PREFIX = "mcp-transcripts: "
 
 RELAY_EPILOG = """\
 The client starts this command instead of the server; everything after -- is the
-server's own command line. Our diagnostics go to stderr prefixed "mcp-migrate:",
+server's own command line. Our diagnostics go to stderr prefixed "mcp-transcripts:",
 next to the server's own stderr.
 
 exit codes:
@@ -60,7 +60,7 @@ def stdio_fds(stdin: TextIO, stdout: TextIO) -> tuple[int, int]:
 
 
 def stderr_log(stderr: TextIO) -> Log:
-    """A log function that writes ``mcp-migrate: <message>`` lines to stderr."""
+    """A log function that writes ``mcp-transcripts: <message>`` lines to stderr."""
 
     def log(message: str) -> None:
         try:

@@ -11,7 +11,7 @@ Envelope form, one line each::
 as it is, not parsed and written again, so the bytes of the message do not
 change. A line that is not one JSON value (a log line a server printed to
 stdout, a blank line) cannot be embedded; it is kept as a JSON string under
-``raw`` instead, and ``mcp-migrate check`` passes such lines over.
+``raw`` instead, and ``mcp-transcripts check`` passes such lines over.
 
 Each line is flushed as soon as it is written: a crash of the server or of the
 relay leaves a recording of everything up to it.

@@ -31,8 +31,8 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def shared_folder() -> Path:
-    """The shared folder: $MCP_MIGRATE_SHARED, or ``shared`` beside the repository."""
-    configured = os.environ.get("MCP_MIGRATE_SHARED")
+    """The shared folder: $MCP_TRANSCRIPTS_SHARED, or ``shared`` beside the repository."""
+    configured = os.environ.get("MCP_TRANSCRIPTS_SHARED")
     return Path(configured) if configured else REPO.parent / "shared"
 
 
@@ -41,7 +41,7 @@ def sarif_schema() -> dict[str, Any]:
     path = shared_folder() / "third-party-schemas" / "sarif-schema-2.1.0.json"
     if not path.is_file():
         pytest.skip(
-            f"the SARIF 2.1.0 schema is not at {path}: set MCP_MIGRATE_SHARED to the shared "
+            f"the SARIF 2.1.0 schema is not at {path}: set MCP_TRANSCRIPTS_SHARED to the shared "
             "folder (the one holding third-party-schemas/) to validate SARIF output"
         )
     document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

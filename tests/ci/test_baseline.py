@@ -90,7 +90,7 @@ def test_stale_entries_fail_with_a_list(traces: Path) -> None:
     result = check("--baseline", "baseline.json", "--fail-on", "never", "traces")
     assert result.code == 1 and result.out == ""
     assert (
-        "mcp-migrate: 1 baseline entry in baseline.json no longer occurs "
+        "mcp-transcripts: 1 baseline entry in baseline.json no longer occurs "
         "(fixed? update the baseline with --write-baseline):\n"
         "  traces/a.jsonl: MCP101 for request id 4\n"
     ) in result.err

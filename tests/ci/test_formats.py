@@ -171,7 +171,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(transcripts: Path) -> No
 def test_sarif_describes_the_tool_and_every_rule(transcripts: Path) -> None:
     run = _sarif("traces")["runs"][0]
     driver = run["tool"]["driver"]
-    assert driver["name"] == "mcp-migrate" and driver["version"] == __version__
+    assert driver["name"] == "mcp-transcripts" and driver["version"] == __version__
     assert driver["informationUri"].startswith("https://")
     rules = {rule["id"]: rule for rule in driver["rules"]}
     assert list(rules) == [info.code for info in all_rules()]
@@ -254,7 +254,7 @@ def test_junit_structure_and_threshold(transcripts: Path) -> None:
     root = ET.fromstring(check("--format", "junit", "--fail-on", "info", "traces").out)
     assert root.tag == "testsuites"
     (suite,) = root
-    assert suite.tag == "testsuite" and suite.get("name") == "mcp-migrate check"
+    assert suite.tag == "testsuite" and suite.get("name") == "mcp-transcripts check"
     assert suite.get("tests") == "2" and suite.get("failures") == "5" and suite.get("errors") == "0"
     case = suite.find("testcase[@name='traces/new.jsonl']")
     assert case is not None

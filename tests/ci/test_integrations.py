@@ -58,10 +58,10 @@ def run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
 
 def test_hook_definitions() -> None:
     hooks = {hook["id"]: hook for hook in load_yaml(REPO / ".pre-commit-hooks.yaml")}
-    assert set(hooks) == {"mcp-migrate-check", "mcp-migrate-fix"}
+    assert set(hooks) == {"mcp-transcripts-check", "mcp-transcripts-fix"}
     for hook_id, hook in hooks.items():
         assert hook["language"] == "python"
-        assert hook["entry"] == f"mcp-migrate {hook_id.removeprefix('mcp-migrate-')}"
+        assert hook["entry"] == f"mcp-transcripts {hook_id.removeprefix('mcp-transcripts-')}"
         files = re.compile(hook["files"])
         assert files.search("traces/a.jsonl") and files.search("b.ndjson") and not files.search("c.json")
 
@@ -85,14 +85,14 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     env = environment(tmp_path)
     pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO)]
 
-    checked = run([*pre_commit, "mcp-migrate-check", "--ref", "HEAD", "--all-files", "--color", "never"], project, env)
+    checked = run([*pre_commit, "mcp-transcripts-check", "--ref", "HEAD", "--all-files", "--color", "never"], project, env)
     output = checked.stdout + checked.stderr
     assert checked.returncode == 1, output
-    assert re.search(r"mcp-migrate check\.+Failed", output), output
+    assert re.search(r"mcp-transcripts check\.+Failed", output), output
     assert "traces/session.jsonl:9:1: MCP101 " in output
     assert "clean.ndjson:" not in output
 
-    fixed = run([*pre_commit, "mcp-migrate-fix", "--ref", "HEAD", "--files", "traces/session.jsonl", "--color", "never"], project, env)
+    fixed = run([*pre_commit, "mcp-transcripts-fix", "--ref", "HEAD", "--files", "traces/session.jsonl", "--color", "never"], project, env)
     output = fixed.stdout + fixed.stderr
     assert fixed.returncode == 1, output  # pre-commit fails a hook that changed files
     assert "files were modified by this hook" in output
@@ -130,7 +130,7 @@ def test_our_pre_commit_config_runs_on_our_examples(tmp_path: Path) -> None:
     result = run([*argv, "--config", str(REPO / ".pre-commit-config.yaml"), "--verbose"], clone, env)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
-    assert re.search(r"mcp-migrate check \(our examples\)\.+Passed", output), output
+    assert re.search(r"mcp-transcripts check \(our examples\)\.+Passed", output), output
     assert "examples/typescript-sdk-1.20.2.jsonl:15:1: MCP101" in output  # it did read them
 
 
@@ -240,7 +240,7 @@ def test_ci_workflow_covers_lint_types_tests_docs_and_examples() -> None:
     assert jobs["test"]["strategy"]["matrix"]["python-version"] == ["3.10", "3.11", "3.12", "3.13"]
     assert any("pytest" in c for c in _steps(jobs["test"]))
     assert "mkdocs build --strict" in runs
-    assert any(re.match(r"mcp-migrate check .*docs/examples/", c) for c in runs)
+    assert any(re.match(r"mcp-transcripts check .*docs/examples/", c) for c in runs)
     action = load_yaml(REPO / "action.yml")
     for job in jobs.values():
         for step in job["steps"]:
@@ -250,14 +250,14 @@ def test_ci_workflow_covers_lint_types_tests_docs_and_examples() -> None:
 
 @pytest.mark.slow
 def test_ci_workflow_examples_step_runs(tmp_path: Path) -> None:
-    """The workflow's `mcp-migrate check docs/examples/ ...` step, run here as CI runs it."""
+    """The workflow's `mcp-transcripts check docs/examples/ ...` step, run here as CI runs it."""
     if not (REPO / "docs" / "examples").is_dir():
         pytest.skip("docs/examples/ is not in this checkout")
     workflow = load_yaml(REPO / ".github" / "workflows" / "ci.yml")
-    (command,) = [c for job in workflow["jobs"].values() for c in _steps(job) if c.startswith("mcp-migrate check")]
+    (command,) = [c for job in workflow["jobs"].values() for c in _steps(job) if c.startswith("mcp-transcripts check")]
     bin_dir = Path(sys.executable).parent
-    if not (bin_dir / "mcp-migrate").exists():
-        pytest.skip("the mcp-migrate script is not installed next to this Python")
+    if not (bin_dir / "mcp-transcripts").exists():
+        pytest.skip("the mcp-transcripts script is not installed next to this Python")
     env = environment(tmp_path, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     result = run(["bash", "-eo", "pipefail", "-c", command], REPO, env)
     assert result.returncode == 0, result.stdout + result.stderr

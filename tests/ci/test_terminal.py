@@ -41,7 +41,7 @@ def test_progress_bar_on_a_terminal(many: Path) -> None:
     assert "Checking" in err and f"/{PROGRESS_MIN_FILES + 1}" in err  # the bar: done/total
     assert "\x1b[" in err
     assert "\x1b[" not in out  # stdout is not a terminal: plain findings
-    assert err.rstrip().endswith("fixable with `mcp-migrate fix`; 1 more with `--unsafe-fixes`")
+    assert err.rstrip().endswith("fixable with `mcp-transcripts fix`; 1 more with `--unsafe-fixes`")
 
 
 def test_verbose_lines_are_printed_above_the_bar(many: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # The site is published under this path (site_url in mkdocs.yml); the build and the local
 # server use the same prefix so absolute links behave as on GitHub Pages.
-SITE_PREFIX = "mcp-migrate"
+SITE_PREFIX = "mcp-transcripts"
 
 
 @pytest.fixture(scope="session")
@@ -25,7 +25,7 @@ def repo_root() -> Path:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Build the site once per session with ``mkdocs build --strict``; return its folder.
 
-    The folder is ``<tmp>/mcp-migrate``: serve ``<tmp>`` to browse it under ``/mcp-migrate/``.
+    The folder is ``<tmp>/mcp-transcripts``: serve ``<tmp>`` to browse it under ``/mcp-transcripts/``.
     """
     site = tmp_path_factory.mktemp("site") / SITE_PREFIX
     result = subprocess.run(

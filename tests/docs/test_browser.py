@@ -162,7 +162,7 @@ def page(browser: object, site_url: str) -> Iterator[object]:
 
 def test_home_page_renders_with_before_after_tabs(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(site_url)
-    assert "mcp-migrate" in page.title()
+    assert "mcp-transcripts" in page.title()
     labels = page.locator(".tabbed-labels").first.locator("label")
     assert labels.all_inner_texts()[:2] == ["Before", "After"]
     ARTIFACTS.mkdir(exist_ok=True)

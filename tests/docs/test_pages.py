@@ -52,9 +52,9 @@ def test_every_chinese_page_has_an_english_page() -> None:
 def test_generated_pages_exist_and_carry_their_marker() -> None:
     for page in GENERATED_ENGLISH_ONLY:
         assert (DOCS / page).exists(), page
-    assert "<!-- mcp-migrate:cli-reference -->" in (DOCS / "migrator/reference/cli.md").read_text()
+    assert "<!-- mcp-transcripts:cli-reference -->" in (DOCS / "migrator/reference/cli.md").read_text()
     assert (
-        "<!-- mcp-migrate:rules-reference -->" in (DOCS / "migrator/reference/rules.md").read_text()
+        "<!-- mcp-transcripts:rules-reference -->" in (DOCS / "migrator/reference/rules.md").read_text()
     )
 
 

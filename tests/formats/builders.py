@@ -104,7 +104,7 @@ def har(
     document = {
         "log": {
             "version": "1.2",
-            "creator": {"name": "mcp-migrate test builder", "version": "1"},
+            "creator": {"name": "mcp-transcripts test builder", "version": "1"},
             "entries": entries,
         }
     }

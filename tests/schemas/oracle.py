@@ -2,7 +2,7 @@
 
 The official schemas are read from the shared folder next to the repository
 (``../shared/mcp-schemas/<version>/schema.json``) or from the folder named by the
-``MCP_MIGRATE_SHARED`` environment variable. They are only ever read here, by the
+``MCP_TRANSCRIPTS_SHARED`` environment variable. They are only ever read here, by the
 tests; nothing from them is copied into the project.
 """
 
@@ -21,11 +21,11 @@ from jsonschema.protocols import Validator
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
-SHARED_ENV = "MCP_MIGRATE_SHARED"
+SHARED_ENV = "MCP_TRANSCRIPTS_SHARED"
 
 
 def shared_dir() -> Path:
-    """The shared folder: $MCP_MIGRATE_SHARED, else the repository's sibling 'shared'."""
+    """The shared folder: $MCP_TRANSCRIPTS_SHARED, else the repository's sibling 'shared'."""
     configured = os.environ.get(SHARED_ENV)
     if configured:
         return Path(configured)

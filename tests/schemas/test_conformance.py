@@ -8,7 +8,7 @@ of every JSONL transcript under tests/fixtures/ and the shared transcripts folde
 hypothesis-generated near-valid objects with random mutations.
 
 The official schemas are read from ../shared/mcp-schemas/<version>/schema.json (or
-$MCP_MIGRATE_SHARED/mcp-schemas/...); without them the module is skipped.
+$MCP_TRANSCRIPTS_SHARED/mcp-schemas/...); without them the module is skipped.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from migrator import schemas
 
 from . import oracle
 
-BASE = "https://mcp-migrate.dev/schemas/"
+BASE = "https://mcp-transcripts.dev/schemas/"
 FILES = schemas.schema_files()
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -488,7 +488,7 @@ _FINDING = {
 }
 _REPORT = {
     "version": 1,
-    "tool": {"name": "mcp-migrate", "version": "0.1.0"},
+    "tool": {"name": "mcp-transcripts", "version": "0.1.0"},
     "findings": [_FINDING],
     "summary": {
         "files": 1,

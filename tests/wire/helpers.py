@@ -20,7 +20,7 @@ TIMEOUT = 20.0
 
 
 def migrate(*args: str) -> list[str]:
-    """The command line of ``mcp-migrate`` run as a real subprocess."""
+    """The command line of ``mcp-transcripts`` run as a real subprocess."""
     return [sys.executable, "-m", "migrator", *args]
 
 

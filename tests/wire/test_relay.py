@@ -195,7 +195,7 @@ def test_signals_are_forwarded_and_the_exit_code_follows(
 def test_unknown_server_command_is_a_usage_error(spawn: Spawn, tmp_path: Path) -> None:
     peer = spawn(migrate("record", "--out", str(tmp_path / "x.jsonl"), "--", "no-such-server-xyz"))
     assert peer.finish() == 2
-    assert "mcp-migrate: error: cannot start the server 'no-such-server-xyz'" in peer.stderr
+    assert "mcp-transcripts: error: cannot start the server 'no-such-server-xyz'" in peer.stderr
 
 
 def test_missing_server_command_is_a_usage_error(spawn: Spawn) -> None:
@@ -233,7 +233,7 @@ def test_proxy_rewrites_invalid_arguments_and_passes_the_rest_byte_for_byte(
     result = json.loads(fixed)
     assert result["id"] == 12 and "error" not in result
     assert result["result"]["isError"] is True
-    assert result["result"]["_meta"]["dev.mcp-migrate/original-error"]["code"] == -32602
+    assert result["result"]["_meta"]["io.github.mcp-transcripts/original-error"]["code"] == -32602
     # Every other server line is exactly what the server wrote (the recording has the originals).
     original = record.read_bytes().splitlines(keepends=True)
     server_lines = [line for line in original if b'"method"' not in line]
@@ -243,7 +243,7 @@ def test_proxy_rewrites_invalid_arguments_and_passes_the_rest_byte_for_byte(
     assert len(differ) == 1 and b'"id":12,"error"' in differ[0][0]
     assert json.loads(unknown[1])["error"]["message"] == "Tool nope not found"
     assert "MCP101" in peer.stderr and "[rewritten]" in peer.stderr
-    assert "mcp-migrate: proxy: " in peer.stderr
+    assert "mcp-transcripts: proxy: " in peer.stderr
 
 
 def test_proxy_pairs_a_server_ping_that_reuses_a_pending_call_id(

@@ -33,7 +33,7 @@ pytestmark = [
 RECORDER = ROOT / "scripts" / "record_fixtures.py"
 OLD_TS = RECORDED / "ts-sdk-1.20.2.jsonl"
 MANIFEST = json.loads((RECORDED / "manifest.json").read_text(encoding="utf-8"))
-PROVENANCE = "dev.mcp-migrate/original-error"
+PROVENANCE = "io.github.mcp-transcripts/original-error"
 
 
 def _recorder() -> ModuleType:

@@ -1,7 +1,7 @@
 from migrator.cli import main
 from migrator.rules import all_rules
 
-# The same as `mcp-migrate check --fail-on error traces/`; returns the exit code.
+# The same as `mcp-transcripts check --fail-on error traces/`; returns the exit code.
 exit_code = main(["check", "--fail-on", "error", "traces/"])
 
 for rule in all_rules():

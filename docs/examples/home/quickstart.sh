@@ -1,5 +1,5 @@
-pip install mcp-migrate
+pip install mcp-transcripts
 
-mcp-migrate check traces/          # list the responses that need a look
-mcp-migrate fix --diff traces/     # show the rewrite, write nothing
-mcp-migrate fix traces/            # rewrite the files in place
+mcp-transcripts check traces/          # list the responses that need a look
+mcp-transcripts fix --diff traces/     # show the rewrite, write nothing
+mcp-transcripts fix traces/            # rewrite the files in place
