@@ -116,3 +116,20 @@ def test_changelog_is_included(built_site: Path) -> None:
     first_heading = next(line for line in changelog.splitlines() if line.startswith("## "))
     html = (built_site / "changelog/index.html").read_text(encoding="utf-8")
     assert first_heading[3:].strip() in html
+
+
+def test_chinese_headings_keep_the_english_anchors(built_site: Path) -> None:
+    # Links into a page (#exit-codes, #decision-table) must work in both languages, and
+    # a Chinese heading would otherwise get an anchor like "_1" that shifts with any edit.
+    heading_ids = re.compile(r'<h[2-6] id="([^"]+)"')
+    differ = {}
+    for page in english_pages():
+        if page in GENERATED_ENGLISH_ONLY:
+            continue
+        html = page.removesuffix(".md")
+        html = "index.html" if html == "index" else f"{html}/index.html"
+        english = heading_ids.findall((built_site / html).read_text(encoding="utf-8"))
+        chinese = heading_ids.findall((built_site / "zh" / html).read_text(encoding="utf-8"))
+        if english != chinese:
+            differ[page] = sorted(set(chinese) ^ set(english))
+    assert not differ, f"zh headings whose anchors differ from the English page: {differ}"
