@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from migrator.cli import build_parser
 from migrator.rules import all_rules
 
@@ -133,3 +135,29 @@ def test_chinese_headings_keep_the_english_anchors(built_site: Path) -> None:
         if english != chinese:
             differ[page] = sorted(set(chinese) ^ set(english))
     assert not differ, f"zh headings whose anchors differ from the English page: {differ}"
+
+
+@pytest.mark.slow
+def test_offline_build_links_files_relatively(offline_site: Path) -> None:
+    # Opened from the file system, a link to a folder shows a listing and an absolute link
+    # leaves the site: every internal link must name an existing file, relatively.
+    href = re.compile(r'(?:href|src)="([^"]*)"')
+    broken = []
+    pages = sorted(offline_site.rglob("*.html"))
+    for page in pages:
+        if page.name == "404.html":  # served at any path, so its links are absolute
+            continue
+        for link in href.findall(page.read_text(encoding="utf-8")):
+            if re.match(r"^[a-z]+:|^#|^//", link):
+                continue
+            path = link.split("#")[0].split("?")[0]
+            if not path:
+                continue
+            target = (page.parent / path).resolve()
+            if link.startswith("/") or path.endswith("/") or not target.is_file():
+                broken.append(f"{page.relative_to(offline_site)}: {link}")
+    assert len(pages) > 10
+    assert not broken, "\n".join(broken[:40])
+    for language in ["", "zh/"]:
+        script = offline_site / language / "search" / "search_index.js"
+        assert script.read_text(encoding="utf-8").startswith("var __index = {")
