@@ -327,5 +327,22 @@ def test_offline_build_browses_from_the_file_system(browser, offline_site: Path)
         page.locator(".md-select__link[hreflang='en']").click()
         page.wait_for_url(re.compile(r"/index\.html$"))
         assert page.locator("html").get_attribute("lang") == "en"
+        # search works from the file system too, each language in its own index
+        for start, query, expected in [
+            ("index.html", "isError", "/explanation/"),
+            ("zh/index.html", "验证错误", "/zh/"),
+        ]:
+            page.goto((offline_site / start).as_uri())
+            search = page.locator("input.md-search__input")
+            search.click()
+            search.fill(query)
+            search.press("End")
+            results = page.locator(".md-search-result__item > .md-search-result__link")
+            results.first.wait_for(state="visible", timeout=15000)
+            hrefs = results.evaluate_all("links => links.map(a => a.href)")
+            assert hrefs[0].startswith("file://") and ".html" in hrefs[0]
+            assert any(expected in href for href in hrefs)
+            in_chinese = ["/zh/" in href for href in hrefs]
+            assert all(in_chinese) if expected == "/zh/" else not any(in_chinese)
     finally:
         context.close()
