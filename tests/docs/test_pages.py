@@ -161,3 +161,12 @@ def test_offline_build_links_files_relatively(offline_site: Path) -> None:
     for language in ["", "zh/"]:
         script = offline_site / language / "search" / "search_index.js"
         assert script.read_text(encoding="utf-8").startswith("var __index = {")
+
+
+def test_error_handling_links_the_key_changes_entry(built_site: Path) -> None:
+    entry = "https://modelcontextprotocol.io/specification/2025-11-25/changelog#minor-changes"
+    for prefix in ["", "zh/"]:
+        html = (built_site / prefix / "explanation/error-handling/index.html").read_text(
+            encoding="utf-8"
+        )
+        assert f'href="{entry}"' in html, prefix or "en"
