@@ -170,3 +170,15 @@ def test_error_handling_links_the_key_changes_entry(built_site: Path) -> None:
             encoding="utf-8"
         )
         assert f'href="{entry}"' in html, prefix or "en"
+
+
+def test_pages_link_within_the_site_relatively(built_site: Path) -> None:
+    # An absolute link (/mcp-transcripts/zh/) breaks when the site is served from another
+    # path; the 404 page is the exception, served at whatever path was not found.
+    absolute = re.compile(r'(?:href|src)="(/[^/"][^"]*)"')
+    found = {
+        page.relative_to(built_site).as_posix(): absolute.findall(page.read_text(encoding="utf-8"))
+        for page in built_site.rglob("*.html")
+        if page.name != "404.html"
+    }
+    assert not {page: links for page, links in found.items() if links}
