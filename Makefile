@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 EXAMPLES := examples
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-fast lint typecheck docs serve bench fuzz clean
+.PHONY: help demo test test-fast lint typecheck docs docs-offline serve bench fuzz clean
 FUZZ_SECONDS ?= 8
 
 help: ## list the targets
@@ -27,7 +27,7 @@ demo: $(STAMP) ## check and fix --diff the bundled example transcripts, build th
 	-$(BIN)/mcp-transcripts fix --diff $(EXAMPLES)/
 	@echo
 	@$(MAKE) --no-print-directory docs
-	@echo "The docs site is in site/: open site/index.html, or run 'make serve' and open http://127.0.0.1:8000/"
+	@echo "The docs site is in site/: run 'make serve' and open http://127.0.0.1:8000/ (or 'make docs-offline' and open site-offline/index.html)"
 
 test: $(STAMP) ## run the whole test suite
 	$(BIN)/python -m pytest
@@ -42,6 +42,9 @@ lint: $(STAMP) ## ruff and mypy
 docs: $(STAMP) ## build the docs site strictly into site/
 	$(BIN)/mkdocs build --strict
 
+docs-offline: $(STAMP) ## build the docs site into site-offline/ to open from the file system
+	OFFLINE=true $(BIN)/mkdocs build --strict --site-dir site-offline
+
 serve: $(STAMP) ## serve the docs site on 127.0.0.1:8000
 	$(BIN)/mkdocs serve -a 127.0.0.1:8000
 
@@ -54,4 +57,4 @@ fuzz: $(STAMP) ## run every atheris fuzz target for FUZZ_SECONDS each
 	$(BIN)/python fuzz/run.py --seconds $(FUZZ_SECONDS)
 
 clean: ## remove build products and the venv
-	rm -rf $(VENV) site dist build .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) site site-offline dist build .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

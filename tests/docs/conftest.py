@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,23 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{result.stderr[-6000:]}")
+    return site
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built for the file system (``OFFLINE=true``, as ``make docs-offline``)."""
+    site = tmp_path_factory.mktemp("offline-site")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "OFFLINE": "true"},
+    )
+    if result.returncode != 0:
+        pytest.fail(f"OFFLINE=true mkdocs build --strict failed:\n{result.stderr[-6000:]}")
     return site
 
 

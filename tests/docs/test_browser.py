@@ -171,6 +171,8 @@ def test_home_page_renders_with_before_after_tabs(page, site_url: str) -> None: 
 
 def test_gallery_tabs_switch_together(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(site_url + "explanation/gallery/")
+    # the whole sessions are folded under each side-by-side pair
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     sets = page.locator(".tabbed-set")
     assert sets.count() >= 6
 
@@ -215,3 +217,132 @@ def test_language_switch_reaches_the_chinese_page(page, site_url: str) -> None: 
     page.wait_for_url(re.compile(r"/zh/explanation/error-handling/"))
     assert page.locator("html").get_attribute("lang") == "zh"
     assert "协议错误" in page.locator("article").inner_text()
+
+
+# --- issue 20: the change at a glance, Chinese search, narrow screens ---------------------
+
+LANGUAGES = ["", "zh/"]
+
+
+def _new_page(browser, width: int):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.route(
+        re.compile(r"^(?!http://127\.0\.0\.1:)"),
+        lambda route: route.fulfill(status=200, content_type="application/json", body="{}"),
+    )
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_response_pairs_sit_side_by_side_at_1280(browser, site_url: str, language: str) -> None:  # type: ignore[no-untyped-def]
+    context, page = _new_page(browser, 1280)
+    try:
+        page.goto(site_url + language + "explanation/error-handling/")
+        pairs = page.locator(".response-pair")
+        assert pairs.count() == 2, "one pair that converts, one that stays a protocol error"
+        for index in range(pairs.count()):
+            boxes = [
+                column.bounding_box()
+                for column in pairs.nth(index).locator(":scope > div").all()
+            ]
+            assert len(boxes) == 2 and all(boxes)
+            before, after = boxes
+            assert abs(before["y"] - after["y"]) < 1, "the two answers are not on one row"
+            assert before["x"] + before["width"] <= after["x"]
+            assert after["x"] + after["width"] <= 1280, "the After column is past the right edge"
+        # the code wraps inside its column: no block of a pair scrolls sideways
+        overflowing = page.evaluate(
+            "[...document.querySelectorAll('.response-pair pre > code')]"
+            ".filter(c => c.scrollWidth > c.clientWidth + 1).length"
+        )
+        assert overflowing == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        # the converted answer has its changed lines marked on both sides; the other none
+        first, second = pairs.nth(0), pairs.nth(1)
+        assert first.locator(":scope > div").nth(0).locator(".hll").count() >= 1
+        after_marked = "".join(first.locator(":scope > div").nth(1).locator(".hll").all_inner_texts())
+        assert '"isError": true' in after_marked
+        assert second.locator(".hll").count() == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = "error-handling-" + (language.strip("/") or "en")
+        first.screenshot(path=str(ARTIFACTS / f"{name}-pair.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_error_handling_fits_390_px(browser, site_url: str, language: str) -> None:  # type: ignore[no-untyped-def]
+    context, page = _new_page(browser, 390)
+    try:
+        page.goto(site_url + language + "explanation/error-handling/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # the decision table turns into one card per row, each cell labelled
+        table = page.locator(".stacked-table table")
+        assert table.evaluate("t => t.scrollWidth <= t.clientWidth + 1")
+        labels = table.locator("td[data-label]")
+        assert labels.count() >= 6 * 5
+        assert labels.first.evaluate("c => getComputedStyle(c, '::before').content") != "none"
+        # the response pairs stack: After below Before
+        columns = page.locator(".response-pair").first.locator(":scope > div")
+        assert columns.nth(1).bounding_box()["y"] > columns.nth(0).bounding_box()["y"]
+    finally:
+        context.close()
+
+
+def test_chinese_search_answers_with_chinese_pages(page, site_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(site_url + "zh/")
+    search = page.locator("input.md-search__input")
+    search.click()
+    # an input method commits the whole word at once; the search reads it on the key up
+    search.fill("验证错误")
+    search.press("End")
+    results = page.locator(".md-search-result__item > .md-search-result__link")
+    results.first.wait_for(state="visible", timeout=15000)
+    hrefs = results.evaluate_all("links => links.map(a => a.href)")
+    assert hrefs, "验证错误 finds nothing"
+    assert "/zh/" in hrefs[0], f"the first result is not a Chinese page: {hrefs[0]}"
+    assert all("/zh/" in href for href in hrefs), "English pages in the Chinese results"
+
+
+# --- the offline build, opened from the file system -----------------------------------
+
+
+@pytest.mark.slow
+def test_offline_build_browses_from_the_file_system(browser, offline_site: Path) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # nothing leaves the machine; file:// pages load as they are
+    context.route(re.compile(r"^https?://"), lambda route: route.fulfill(status=200, body=""))
+    page = context.new_page()
+    try:
+        page.goto((offline_site / "index.html").as_uri())
+        page.locator(".md-tabs__link", has_text="Explanation").click()
+        page.wait_for_url(re.compile(r"/explanation/error-handling\.html$"))
+        assert page.locator("h1").inner_text().startswith("Error handling, revised")
+        page.locator(".md-header__option .md-select").hover()
+        page.locator(".md-select__link[hreflang='zh']").click()
+        page.wait_for_url(re.compile(r"/zh/explanation/error-handling\.html$"))
+        assert page.locator("html").get_attribute("lang") == "zh"
+        page.goto((offline_site / "zh" / "index.html").as_uri())
+        page.locator(".md-header__option .md-select").hover()
+        page.locator(".md-select__link[hreflang='en']").click()
+        page.wait_for_url(re.compile(r"/index\.html$"))
+        assert page.locator("html").get_attribute("lang") == "en"
+        # search works from the file system too, each language in its own index
+        for start, query, expected in [
+            ("index.html", "isError", "/explanation/"),
+            ("zh/index.html", "验证错误", "/zh/"),
+        ]:
+            page.goto((offline_site / start).as_uri())
+            search = page.locator("input.md-search__input")
+            search.click()
+            search.fill(query)
+            search.press("End")
+            results = page.locator(".md-search-result__item > .md-search-result__link")
+            results.first.wait_for(state="visible", timeout=15000)
+            hrefs = results.evaluate_all("links => links.map(a => a.href)")
+            assert hrefs[0].startswith("file://") and ".html" in hrefs[0]
+            assert any(expected in href for href in hrefs)
+            in_chinese = ["/zh/" in href for href in hrefs]
+            assert all(in_chinese) if expected == "/zh/" else not any(in_chinese)
+    finally:
+        context.close()

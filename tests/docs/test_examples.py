@@ -39,6 +39,7 @@ def test_the_case_list_is_what_the_docs_expect() -> None:
         "malformed-request",
         "tutorial",
         "envelope",
+        "weather",
     } <= set(CASES)
     assert set(MUST_NOT_CHANGE) <= set(CASES)
 
@@ -123,3 +124,31 @@ def test_every_example_file_is_shown_on_a_page() -> None:
         and f'"{p.relative_to(EXAMPLES).as_posix()}"' not in pages
     ]
     assert not unused, f"example files no page includes: {unused}"
+
+
+def test_side_by_side_pairs_are_current(examples_script: ModuleType) -> None:
+    for path, content in examples_script.render_pairs().items():
+        assert (ROOT / path).exists(), f"{path} is missing: run scripts/update_doc_examples.py"
+        assert (ROOT / path).read_bytes() == content, f"{path} is out of date"
+
+
+def _highlighted(fragment: Path) -> list[str]:
+    """The lines of a generated fenced block that its ``hl_lines`` option marks."""
+    fence, *lines = fragment.read_text(encoding="utf-8").splitlines()
+    numbers = fence.partition('hl_lines="')[2].rstrip('"').split()
+    return [lines[int(number) - 1] for number in numbers]
+
+
+def test_pairs_highlight_exactly_the_rewritten_lines() -> None:
+    # A converted answer: the error object goes, the isError result comes; id and
+    # jsonrpc stay, so they are not marked.
+    before = _highlighted(EXAMPLES / "weather" / "call-3.before.md")
+    after = _highlighted(EXAMPLES / "weather" / "call-3.after.md")
+    assert before[0].strip() == '"error": {'
+    assert after[0].strip() == '"result": {'
+    assert '"isError": true,' in [line.strip() for line in after]
+    assert not [line for line in before + after if '"id"' in line or '"jsonrpc"' in line]
+    # An unknown tool: fix leaves it alone, so nothing is marked on either side.
+    unchanged = EXAMPLES / "weather" / "call-4.before.md"
+    assert _highlighted(unchanged) == []
+    assert unchanged.read_bytes() == (EXAMPLES / "weather" / "call-4.after.md").read_bytes()

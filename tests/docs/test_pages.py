@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from migrator.cli import build_parser
 from migrator.rules import all_rules
 
@@ -116,3 +118,67 @@ def test_changelog_is_included(built_site: Path) -> None:
     first_heading = next(line for line in changelog.splitlines() if line.startswith("## "))
     html = (built_site / "changelog/index.html").read_text(encoding="utf-8")
     assert first_heading[3:].strip() in html
+
+
+def test_chinese_headings_keep_the_english_anchors(built_site: Path) -> None:
+    # Links into a page (#exit-codes, #decision-table) must work in both languages, and
+    # a Chinese heading would otherwise get an anchor like "_1" that shifts with any edit.
+    heading_ids = re.compile(r'<h[2-6] id="([^"]+)"')
+    differ = {}
+    for page in english_pages():
+        if page in GENERATED_ENGLISH_ONLY:
+            continue
+        html = page.removesuffix(".md")
+        html = "index.html" if html == "index" else f"{html}/index.html"
+        english = heading_ids.findall((built_site / html).read_text(encoding="utf-8"))
+        chinese = heading_ids.findall((built_site / "zh" / html).read_text(encoding="utf-8"))
+        if english != chinese:
+            differ[page] = sorted(set(chinese) ^ set(english))
+    assert not differ, f"zh headings whose anchors differ from the English page: {differ}"
+
+
+@pytest.mark.slow
+def test_offline_build_links_files_relatively(offline_site: Path) -> None:
+    # Opened from the file system, a link to a folder shows a listing and an absolute link
+    # leaves the site: every internal link must name an existing file, relatively.
+    href = re.compile(r'(?:href|src)="([^"]*)"')
+    broken = []
+    pages = sorted(offline_site.rglob("*.html"))
+    for page in pages:
+        if page.name == "404.html":  # served at any path, so its links are absolute
+            continue
+        for link in href.findall(page.read_text(encoding="utf-8")):
+            if re.match(r"^[a-z]+:|^#|^//", link):
+                continue
+            path = link.split("#")[0].split("?")[0]
+            if not path:
+                continue
+            target = (page.parent / path).resolve()
+            if link.startswith("/") or path.endswith("/") or not target.is_file():
+                broken.append(f"{page.relative_to(offline_site)}: {link}")
+    assert len(pages) > 10
+    assert not broken, "\n".join(broken[:40])
+    for language in ["", "zh/"]:
+        script = offline_site / language / "search" / "search_index.js"
+        assert script.read_text(encoding="utf-8").startswith("var __index = {")
+
+
+def test_error_handling_links_the_key_changes_entry(built_site: Path) -> None:
+    entry = "https://modelcontextprotocol.io/specification/2025-11-25/changelog#minor-changes"
+    for prefix in ["", "zh/"]:
+        html = (built_site / prefix / "explanation/error-handling/index.html").read_text(
+            encoding="utf-8"
+        )
+        assert f'href="{entry}"' in html, prefix or "en"
+
+
+def test_pages_link_within_the_site_relatively(built_site: Path) -> None:
+    # An absolute link (/mcp-transcripts/zh/) breaks when the site is served from another
+    # path; the 404 page is the exception, served at whatever path was not found.
+    absolute = re.compile(r'(?:href|src)="(/[^/"][^"]*)"')
+    found = {
+        page.relative_to(built_site).as_posix(): absolute.findall(page.read_text(encoding="utf-8"))
+        for page in built_site.rglob("*.html")
+        if page.name != "404.html"
+    }
+    assert not {page: links for page, links in found.items() if links}
