@@ -81,6 +81,10 @@ class Case:
         """The call to a tool the server did not list."""
         return self.keyword == "unknown-tool"
 
+    def meta(self) -> dict[str, Any]:
+        """What the request's ``_meta`` says about the case (MCP501 and MCP502 judge marked calls)."""
+        return {"keyword": self.keyword, "pointer": self.pointer, "case": self.describe()}
+
     def describe(self) -> str:
         """``departureDate: pattern violated (\\d{2}/\\d{4}, sent "tomorrow")``."""
         if self.is_unknown_tool:

@@ -29,6 +29,7 @@ from migrator.probe.verdicts import (
 )
 from migrator.rules import get_rule
 from migrator.rules.base import shared
+from migrator.rules.mcp501_invalid_arguments_accepted import PROBE_CASE_META
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def run_probe(
     def call(case: Case) -> CallOutcome:
         if progress is not None:
             progress(f"{case.tool}: {case.describe()}")
-        return session.call(case.tool, case.arguments)
+        return session.call(case.tool, case.arguments, {PROBE_CASE_META: case.meta()})
 
     workers = max(1, options.concurrency)
     if workers == 1:

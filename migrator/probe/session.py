@@ -136,15 +136,21 @@ class ClientSession:
             seen.add(cursor)
         raise SessionError(f"tools/list did not end after {MAX_PAGES} pages")
 
-    def call(self, name: str, arguments: dict[str, Any]) -> CallOutcome:
-        """Call a tool once; a crash or a timeout is an outcome, not an exception."""
+    def call(
+        self, name: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None
+    ) -> CallOutcome:
+        """Call a tool once; a crash or a timeout is an outcome, not an exception.
+
+        Args:
+            name: the tool.
+            arguments: its arguments.
+            meta: ``params._meta`` of the request.
+        """
         request_id = self._next_id()
-        payload = {
-            "jsonrpc": "2.0",
-            "id": request_id,
-            "method": "tools/call",
-            "params": {"name": name, "arguments": arguments},
-        }
+        params: dict[str, Any] = {"name": name, "arguments": arguments}
+        if meta:
+            params["_meta"] = meta
+        payload = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
         generation = self._generation
         try:
             line, answer = self.connection.request(payload, self.timeout)
@@ -161,7 +167,7 @@ class ClientSession:
         transcript = getattr(self.connection, "transcript", None)
         if transcript is None:
             return 0
-        needle = f'"id":{request_id},"method":"tools/call"'.encode()
+        needle = f'"id":{request_id},"method":"tools/call",'.encode()
         for number, line in enumerate(transcript.lines, 1):
             if needle in line:
                 return number

@@ -4,8 +4,11 @@ The server ran the tool on arguments its schema rejects: it does not validate
 its input at all, or validates less than it advertises. Nothing tells the model
 that its call was wrong, and the handler ran on data it was never meant to see.
 
-`mcp-transcripts probe` sends exactly such calls on purpose; `check` finds the
-same thing in any recorded traffic.
+`mcp-transcripts probe` sends such calls on purpose and marks each in the
+request's `params._meta["io.github.mcp-transcripts/probe-case"]` (what the case
+breaks). The rule judges marked calls only, so `check` on a probe's recording
+reports what the probe reported, and everyday traffic (where a lenient server
+may coerce a value on purpose) is left to MCP203.
 
 Severity is `error`, and `warning` when the only violation is a property that
 `additionalProperties: false` forbids (zod, for one, drops unknown keys
@@ -14,7 +17,7 @@ silently instead of refusing them: the handler never sees them).
 ## Before
 
 ```json
-{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"two3"}]}}
 ```
 
@@ -33,12 +36,27 @@ accepts them gives the model a wrong answer instead of a way to recover.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from migrator.classify import call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange
 from migrator.validation import ToolSchemas
+
+PROBE_CASE_META = "io.github.mcp-transcripts/probe-case"
+"""The ``params._meta`` key that marks a tools/call the probe sent on purpose."""
+
+
+def probe_case(payload: Any) -> dict[str, Any] | None:
+    """The probe's description of a case, when this tools/call request is one."""
+    params = payload.get("params") if isinstance(payload, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    case = meta.get(PROBE_CASE_META) if isinstance(meta, dict) else None
+    return case if isinstance(case, dict) else None
+
 
 INFO = RuleInfo(
     code="MCP501",
@@ -62,7 +80,7 @@ class InvalidArgumentsAccepted(ValidationRule):
         if not isinstance(result, dict) or result.get("isError") is True or request is None:
             return []
         payload = request.payload
-        if call_shape_problem(payload):
+        if call_shape_problem(payload) or probe_case(payload) is None:
             return []
         name = payload["params"]["name"]
         tool = exchange.session.catalog.tools.get(name)
@@ -88,7 +106,5 @@ class InvalidArgumentsAccepted(ValidationRule):
         )  # fmt: skip
         if dropped_extra:
             # Only a forbidden extra property: most likely dropped unseen before the handler ran.
-            from dataclasses import replace
-
             finding = replace(finding, severity=Severity.WARNING)
         return [finding]

@@ -7,10 +7,14 @@ wrong. MCP101 says the answer should be a tool result; this rule adds that
 the error code hides what happened even by the old rules, where `-32602`
 was the code for invalid arguments.
 
+Like MCP501 it judges the calls `mcp-transcripts probe` marked as its cases
+(`params._meta["io.github.mcp-transcripts/probe-case"]`): there the arguments
+are known to be invalid and nothing else can have caused the error.
+
 ## Before
 
 ```json
-{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"Internal error"}}
 ```
 
@@ -32,6 +36,7 @@ from migrator.classify import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.mcp501_invalid_arguments_accepted import probe_case
 from migrator.session import Exchange
 from migrator.validation import ToolSchemas
 
@@ -59,7 +64,11 @@ class ValidationErrorAsInternalError(ValidationRule):
         if not isinstance(error, dict) or request is None:
             return []
         code = error.get("code")
-        if code in _NOT_ABOUT_ARGUMENTS or call_shape_problem(request.payload):
+        if (
+            code in _NOT_ABOUT_ARGUMENTS
+            or call_shape_problem(request.payload)
+            or probe_case(request.payload) is None
+        ):
             return []
         name = request.payload["params"]["name"]
         tool = exchange.session.catalog.tools.get(name)
