@@ -17,6 +17,7 @@ from typing import Any
 from migrator.engine import FileReport, Options
 from migrator.findings import Finding, FindingList
 from migrator.probe.cases import Case, tool_cases, unknown_tool_case
+from migrator.probe.mark import PROBE_CASE_META
 from migrator.probe.session import CallOutcome, ClientSession, ServerFacts
 from migrator.probe.transport import Transcript
 from migrator.probe.verdicts import (
@@ -29,7 +30,6 @@ from migrator.probe.verdicts import (
 )
 from migrator.rules import get_rule
 from migrator.rules.base import shared
-from migrator.rules.mcp501_invalid_arguments_accepted import PROBE_CASE_META
 
 
 @dataclass(frozen=True)

@@ -114,8 +114,11 @@ class ClientSession:
             self.connection.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
         except (Crashed, TimedOut) as exc:
             raise SessionError(f"notifications/initialized: {exc}") from exc
+        # Listed again after a restart too: the recording's new session needs its
+        # catalog, or check could not judge the calls that follow.
+        tools = self._list_tools()
         if not self.facts.tools:
-            self.facts.tools = self._list_tools()
+            self.facts.tools = tools
         return self.facts
 
     def _list_tools(self) -> list[dict[str, Any]]:

@@ -239,6 +239,7 @@ class StdioConnection:
         self._write_lock = threading.Lock()
         self._pending = _Pending()
         self._process: subprocess.Popen[bytes] | None = None
+        self._threads: list[threading.Thread] = []
         self._start()
 
     @property
@@ -264,8 +265,12 @@ class StdioConnection:
             ) from exc
         self._process = process
         self._pending = _Pending()
-        threading.Thread(target=self._read, args=(process, self._pending), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(process,), daemon=True).start()
+        self._threads = [
+            threading.Thread(target=self._read, args=(process, self._pending), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(process,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def _read(self, process: subprocess.Popen[bytes], pending: _Pending) -> None:
         assert process.stdout is not None
@@ -324,24 +329,27 @@ class StdioConnection:
         process = self._process
         if process is None:
             return
+        self._process = None
         if process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
         try:
-            process.wait(timeout=2)
+            process.wait(timeout=2)  # closing its stdin is how a stdio server is asked to stop
         except subprocess.TimeoutExpired:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
+            try:
                 process.wait(timeout=2)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                process.kill()
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-
-    def exit_text(self) -> str:
-        """How the server process ended (or that it runs)."""
-        process = self._process
-        code = process.poll() if process is not None else None
-        return "it is still running" if code is None else _exit_text(code)
+        for thread in self._threads:
+            thread.join(timeout=2)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
 
 
 def _exit_text(code: int) -> str:
@@ -387,9 +395,6 @@ class HttpConnection:
 
     def restart(self) -> None:
         raise Crashed("an HTTP server is not ours to restart")
-
-    def exit_text(self) -> str:
-        return "the connection failed"
 
     def _headers(self) -> dict[str, str]:
         headers = {

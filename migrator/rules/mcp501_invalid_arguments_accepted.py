@@ -37,26 +37,14 @@ accepts them gives the model a wrong answer instead of a way to recover.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from migrator.classify import call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
+from migrator.probe.mark import probe_case
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange
 from migrator.validation import ToolSchemas
-
-PROBE_CASE_META = "io.github.mcp-transcripts/probe-case"
-"""The ``params._meta`` key that marks a tools/call the probe sent on purpose."""
-
-
-def probe_case(payload: Any) -> dict[str, Any] | None:
-    """The probe's description of a case, when this tools/call request is one."""
-    params = payload.get("params") if isinstance(payload, dict) else None
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    case = meta.get(PROBE_CASE_META) if isinstance(meta, dict) else None
-    return case if isinstance(case, dict) else None
-
 
 INFO = RuleInfo(
     code="MCP501",
