@@ -67,8 +67,9 @@ def judge(case: Case, call: CallOutcome) -> CaseResult:
     if error is not None:
         code = error.get("code") if isinstance(error, dict) else None
         message = str(error.get("message", "")) if isinstance(error, dict) else str(error)
-        outcome = CaseOutcome.PROTOCOL_ERROR if code == INVALID_PARAMS else CaseOutcome.OTHER_ERROR
-        return CaseResult(case, call, outcome, one_line(f"{code} {message}"))
+        if code == INVALID_PARAMS:
+            return CaseResult(case, call, CaseOutcome.PROTOCOL_ERROR, one_line(message))
+        return CaseResult(case, call, CaseOutcome.OTHER_ERROR, one_line(f"{code} {message}"))
     result = payload.get("result")
     text = first_text(result) if isinstance(result, dict) else None
     if isinstance(result, dict) and result.get("isError") is True:
