@@ -314,7 +314,7 @@ def pattern_example(pattern: str) -> str | None:
 def _render(tree: Any) -> str:
     out: list[str] = []
     for op, arg in tree:
-        name = str(op)
+        name = getattr(op, "name", str(op))
         if name == "LITERAL":
             out.append(chr(arg))
         elif name == "ANY":
@@ -339,13 +339,13 @@ def _render(tree: Any) -> str:
 
 def _render_class(items: Any) -> str:
     for op, arg in items:
-        name = str(op)
+        name = getattr(op, "name", str(op))
         if name == "LITERAL":
             return chr(arg)
         if name == "RANGE":
             return chr(arg[0])
         if name == "CATEGORY":
-            return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(arg), "a")
+            return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(getattr(arg, "name", str(arg)), "a")
         if name == "NEGATE":
             return "~"
     raise ValueError("empty class")

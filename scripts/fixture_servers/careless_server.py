@@ -2,6 +2,7 @@
 
     python careless_server.py lax     # validates nothing: runs every call, whatever the arguments
     python careless_server.py crash   # exits (code 3) when an argument has the wrong type
+    python careless_server.py silent  # never answers a call whose "name" is not a string
 
 Its tools publish strict input schemas; only its behaviour is careless.
 """
@@ -31,7 +32,11 @@ TOOLS = [
     {
         "name": "wipe",
         "description": "Pretends to delete everything (a destructive tool).",
-        "inputSchema": {"type": "object", "properties": {"really": {"type": "boolean"}}, "required": ["really"]},
+        "inputSchema": {
+            "type": "object",
+            "properties": {"really": {"type": "boolean"}},
+            "required": ["really"],
+        },
         "annotations": {"destructiveHint": True},
     },
 ]
@@ -42,16 +47,24 @@ def send(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def call(params: dict[str, Any]) -> dict[str, Any]:
+def call(params: dict[str, Any]) -> dict[str, Any] | None:
     name = params.get("name")
     arguments = params.get("arguments") or {}
     if name not in {tool["name"] for tool in TOOLS}:
         return {"error": {"code": -32602, "message": f"Tool {name} not found"}}
-    if MODE == "crash" and any(not isinstance(v, (str, bool)) or v == 12345 for v in arguments.values()):
+    if MODE == "crash" and any(
+        not isinstance(v, (str, bool)) or v == 12345 for v in arguments.values()
+    ):
         sys.exit(3)  # a handler that dies on a value it did not expect
     if MODE == "crash" and isinstance(arguments.get("times"), str):
         sys.exit(3)
-    return {"result": {"content": [{"type": "text", "text": f"ran {name} with {json.dumps(arguments)}"}]}}
+    if MODE == "silent" and "name" in arguments and not isinstance(arguments["name"], str):
+        return None  # a handler that hangs on a value it did not expect
+    return {
+        "result": {
+            "content": [{"type": "text", "text": f"ran {name} with {json.dumps(arguments)}"}]
+        }
+    }
 
 
 def main() -> None:
@@ -77,7 +90,10 @@ def main() -> None:
             page = TOOLS[1:] if cursor == "page-2" else TOOLS[:1]
             answer = {"result": {"tools": page, **({} if cursor else {"nextCursor": "page-2"})}}
         elif method == "tools/call":
-            answer = call(message.get("params") or {})
+            called = call(message.get("params") or {})
+            if called is None:
+                continue
+            answer = called
         else:
             answer = {"error": {"code": -32601, "message": f"Method not found: {method}"}}
         send({"jsonrpc": "2.0", "id": request_id, **answer})

@@ -102,3 +102,26 @@ def test_every_reporter_carries_tool_and_case(output_format: str) -> None:
     assert result.code == 1
     assert "greet" in result.out and "case: " in result.out
     assert "Verdict:" in result.err  # the table goes to stderr: stdout stays one document
+
+
+def test_a_call_left_unanswered_is_a_timeout_and_the_probe_goes_on() -> None:
+    result, findings = probe_json("--timeout", "0.5", "--", *careless("silent"))
+    silent = [f for f in findings if f["code"] == "MCP504"]
+    assert [f["keyword"] for f in silent] == ["type"] and silent[0]["tool"] == "greet"
+    assert "no answer within the timeout; case: `name`: `type` violated" in silent[0]["message"]
+    assert any(f["code"] == "MCP501" and f["line"] > silent[0]["line"] for f in findings)
+    assert result.code == 1
+
+
+def test_concurrent_calls_give_the_same_verdicts() -> None:
+    def outcome(*extra: str) -> list[tuple[object, ...]]:
+        _result, findings = probe_json(*extra, "--", *careless("lax"))
+        return sorted((f["code"], f["severity"], f["keyword"], f["pointer"]) for f in findings)
+
+    assert outcome("--concurrency", "4") == outcome()
+
+
+def test_http_without_the_extra_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "httpx", None)  # import httpx now fails
+    result = run_cli("probe", "--url", "http://127.0.0.1:9/mcp")
+    assert result.code == 2 and "pip install 'mcp-transcripts[http]'" in result.err
