@@ -21,9 +21,10 @@ def render(probe: ProbeReport) -> str:
     """The table, the first failing answer of each tool, and the verdict, as text."""
     rows: list[tuple[str, ...]] = []
     notes: list[str] = []
+    skipped: list[str] = []
     for tool in probe.tools:
         if tool.skipped:
-            notes.append(f"  {tool.tool}: skipped, {tool.skipped}")
+            skipped.append(f"  {tool.tool}: {tool.skipped}")
             continue
         rows.append(
             (
@@ -61,6 +62,8 @@ def render(probe: ProbeReport) -> str:
     out = [head, "", *lines]
     if notes:
         out += ["", "First answer that is not the SEP-1303 one, per tool:", *notes]
+    if skipped:
+        out += ["", "Not probed:", *skipped]
     migrated = [r for r in probe.results if r.outcome is CaseOutcome.MIGRATED]
     if migrated:
         named = sum(1 for r in migrated if r.names_argument)

@@ -20,7 +20,9 @@ def test_a_server_that_validates_nothing_is_found_out(tmp_path: Path) -> None:
     assert result.code == 1
     text = table(result)
     assert "Verdict: DOES NOT VALIDATE" in text
-    assert "wipe: skipped, destructiveHint: true" in text  # listed on tools/list's second page
+    assert (
+        "Not probed:\n  wipe: destructiveHint: true" in text
+    )  # listed on tools/list's second page
     accepted = [f for f in findings if f["code"] == "MCP501"]
     assert accepted and all(f["tool"] == "greet" for f in accepted)
     assert all("case: " in f["message"] for f in accepted)
@@ -34,7 +36,7 @@ def test_a_server_that_validates_nothing_is_found_out(tmp_path: Path) -> None:
 def test_destructive_tools_only_when_asked_and_selection_by_glob() -> None:
     result, findings = probe_json("--include-destructive", "--tool", "w*", "--", *careless("lax"))
     assert {f["tool"] for f in findings if f["code"] == "MCP501"} == {"wipe"}
-    assert "greet: skipped, not selected by --tool" in table(result)
+    assert "  greet: not selected by --tool" in table(result)
     result, findings = probe_json(
         "--exclude-tool", "greet", "--no-unknown-tool", "--", *careless("lax")
     )

@@ -104,3 +104,29 @@ def test_server_everything_hides_validation_as_internal_errors(recorder: ModuleT
         found["MCP502"] >= 3 and found["MCP502"] == found["MCP101"]
     )  # -32603 for each validation case
     assert {f["tool"] for f in findings if f["code"] == "MCP502"} == {"echo", "add"}
+
+
+FILESYSTEM = "@modelcontextprotocol/server-filesystem"
+FILESYSTEM_VERSION = "2026.8.31"
+
+
+def test_server_filesystem_on_a_temporary_folder(recorder: ModuleType, tmp_path: Path) -> None:
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not on PATH: server-filesystem cannot run")
+    prefix = recorder.WORK / "server-filesystem"
+    try:
+        if recorder.npm_version(prefix, FILESYSTEM) != FILESYSTEM_VERSION:
+            recorder.npm_install(prefix, f"{FILESYSTEM}@{FILESYSTEM_VERSION}")
+    except recorder.RecordingError as exc:
+        pytest.skip(f"cannot install {FILESYSTEM} (npm registry?): {exc}")
+    entry = prefix / "node_modules" / FILESYSTEM / "dist" / "index.js"
+    folder = tmp_path / "root"
+    folder.mkdir()
+    result, findings = probe_json("--", "node", str(entry), str(folder))
+    text = table(result)
+    assert "Verdict: MIGRATED" in text
+    for destructive in ("write_file", "edit_file", "move_file"):
+        assert f"  {destructive}: destructiveHint: true" in text
+    assert not codes(findings).keys() & {"MCP101", "MCP501", "MCP502", "MCP503"}
+    assert list(folder.iterdir()) == []  # invalid calls changed nothing
