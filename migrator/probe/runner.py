@@ -17,7 +17,6 @@ from typing import Any
 from migrator.engine import FileReport, Options
 from migrator.findings import Finding, FindingList
 from migrator.probe.cases import Case, tool_cases, unknown_tool_case
-from migrator.probe.mark import PROBE_CASE_META
 from migrator.probe.session import CallOutcome, ClientSession, ServerFacts
 from migrator.probe.transport import Transcript
 from migrator.probe.verdicts import (
@@ -28,6 +27,7 @@ from migrator.probe.verdicts import (
     judge_unknown_tool,
     server_verdict,
 )
+from migrator.provenance import PROBE_CASE
 from migrator.rules import get_rule
 from migrator.rules.base import shared
 
@@ -118,7 +118,7 @@ def run_probe(
     def call(case: Case) -> CallOutcome:
         if progress is not None:
             progress(f"{case.tool}: {case.describe()}")
-        return session.call(case.tool, case.arguments, {PROBE_CASE_META: case.meta()})
+        return session.call(case.tool, case.arguments, {PROBE_CASE: case.meta()})
 
     workers = max(1, options.concurrency)
     if workers == 1:

@@ -40,7 +40,7 @@ from dataclasses import replace
 
 from migrator.classify import call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
-from migrator.probe.mark import probe_case
+from migrator.provenance import probe_case
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from migrator.classify import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
-from migrator.probe.mark import probe_case
+from migrator.provenance import probe_case
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange
