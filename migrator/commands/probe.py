@@ -189,7 +189,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     try:
         probe = run_probe(session, transcript, options, path)
     except SessionError as exc:
-        tail = list(getattr(connection, "stderr_tail", ()))[-5:]
+        tail = list(connection.stderr_tail)[-5:]
         io.stderr.write(f"mcp-transcripts: error: cannot probe {connection.description}: {exc}\n")
         for line in tail:
             io.stderr.write(f"mcp-transcripts:   server stderr: {line}\n")

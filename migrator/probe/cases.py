@@ -345,7 +345,9 @@ def _render_class(items: Any) -> str:
         if name == "RANGE":
             return chr(arg[0])
         if name == "CATEGORY":
-            return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(getattr(arg, "name", str(arg)), "a")
+            return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(
+                getattr(arg, "name", str(arg)), "a"
+            )
         if name == "NEGATE":
             return "~"
     raise ValueError("empty class")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fnmatch
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -90,7 +89,6 @@ def run_probe(
     transcript: Transcript,
     options: ProbeOptions,
     path: str = "<probe>",
-    progress: Callable[[str], None] | None = None,
 ) -> ProbeReport:
     """Probe the server behind ``session``, which is not started yet.
 
@@ -116,8 +114,6 @@ def run_probe(
         plan.extend((summary, case) for case in cases)
 
     def call(case: Case) -> CallOutcome:
-        if progress is not None:
-            progress(f"{case.tool}: {case.describe()}")
         return session.call(case.tool, case.arguments, {PROBE_CASE: case.meta()})
 
     workers = max(1, options.concurrency)

@@ -104,8 +104,7 @@ class ClientSession:
             raise SessionError("initialize answered without a result object")
         version = result.get("protocolVersion")
         self.facts.version = version if isinstance(version, str) else None
-        if hasattr(self.connection, "protocol_version"):
-            self.connection.protocol_version = self.facts.version  # HTTP sends it on every request
+        self.connection.protocol_version = self.facts.version  # HTTP sends it on every request
         info = result.get("serverInfo")
         if isinstance(info, dict):
             self.facts.server_name = str(info.get("name", "?"))
@@ -167,9 +166,7 @@ class ClientSession:
 
     def _request_line(self, request_id: int) -> int:
         """The transcript line of our request ``request_id`` (0 when it was never sent)."""
-        transcript = getattr(self.connection, "transcript", None)
-        if transcript is None:
-            return 0
+        transcript = self.connection.transcript
         needle = f'"id":{request_id},"method":"tools/call",'.encode()
         for number, line in enumerate(transcript.lines, 1):
             if needle in line:

@@ -114,6 +114,12 @@ class TimedOut(Exception):
 class Connection(Protocol):
     """One live session's channel: requests wait for their answer, notifications do not."""
 
+    transcript: Transcript  # every message that passed
+    protocol_version: str | None  # the negotiated version, once known (HTTP sends it as a header)
+    stderr_tail: collections.deque[
+        str
+    ]  # the server's last stderr lines (stdio), for error messages
+
     def request(self, payload: dict[str, Any], timeout: float) -> tuple[int, Answer]:
         """Send a request; return the request's transcript line and the answer.
 
@@ -227,7 +233,9 @@ class StdioConnection:
     Args:
         command: the server's command line.
         transcript: where every line goes.
-        on_stderr: gets each line the server writes to stderr (kept for crash reports).
+
+    The server's stderr is read on a thread too; its last lines are kept in
+    :attr:`stderr_tail` for the message when the server cannot be initialized.
     """
 
     STDERR_TAIL = 20
@@ -236,6 +244,7 @@ class StdioConnection:
         self.command = list(command)
         self.transcript = transcript
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=self.STDERR_TAIL)
+        self.protocol_version: str | None = None
         self._write_lock = threading.Lock()
         self._pending = _Pending()
         self._process: subprocess.Popen[bytes] | None = None
