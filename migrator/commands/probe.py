@@ -37,7 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Start a stdio server (or connect to a Streamable HTTP one), list its tools, call each\n"
         "with arguments its inputSchema rejects, and report how it answers: an isError result\n"
         "(migrated), a -32602 error (MCP101), another error (MCP502), a success (MCP501), a crash\n"
-        "(MCP503) or no answer (MCP504). The same findings as `check` on a recording of it."
+        "(MCP503) or no answer (MCP504). `check` on its recording (--out) finds the same,\n"
+        "but for crashes and silences, which a transcript cannot show."
     )
     parser.formatter_class = formatter()
     parser.epilog = EPILOG
