@@ -24,9 +24,9 @@ class IO:
 
 def command_modules() -> list[ModuleType]:
     """The command modules, imported on demand (start-up stays fast)."""
-    from migrator.commands import check, explain, fix, proxy, record, rules, schema
+    from migrator.commands import check, explain, fix, probe, proxy, record, rules, schema
 
-    return [check, fix, rules, explain, schema, record, proxy]
+    return [check, fix, rules, explain, schema, record, proxy, probe]
 
 
 def formatter() -> type[argparse.HelpFormatter]:

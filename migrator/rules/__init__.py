@@ -84,6 +84,10 @@ def _load() -> None:
         mcp302_invalid_utf8,
         mcp303_response_without_request,
         mcp304_request_id_reused,
+        mcp501_invalid_arguments_accepted,
+        mcp502_validation_error_as_internal_error,
+        mcp503_server_crashed_on_invalid_arguments,
+        mcp504_no_answer_to_invalid_arguments,
     )
 
 

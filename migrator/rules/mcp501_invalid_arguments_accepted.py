@@ -1,0 +1,98 @@
+"""A `tools/call` whose arguments break the tool's own `inputSchema` was answered with a success result.
+
+The server ran the tool on arguments its schema rejects: it does not validate
+its input at all, or validates less than it advertises. Nothing tells the model
+that its call was wrong, and the handler ran on data it was never meant to see.
+
+`mcp-transcripts probe` sends such calls on purpose and marks each in the
+request's `params._meta["io.github.mcp-transcripts/probe-case"]` (what the case
+breaks). The rule judges marked calls only, so `check` on a probe's recording
+reports what the probe reported, and everyday traffic (where a lenient server
+may coerce a value on purpose) is left to MCP203.
+
+Severity is `error`, and `warning` when the only violation is a property that
+`additionalProperties: false` forbids (zod, for one, drops unknown keys
+silently instead of refusing them: the handler never sees them).
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"two3"}]}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
+```
+
+## Why
+
+SEP-1303 asks servers to answer invalid arguments with an `isError` result
+that names the problem, so the model can correct its call. A server that
+accepts them gives the model a wrong answer instead of a way to recover.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from migrator.classify import call_shape_problem
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.provenance import probe_case
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange
+from migrator.validation import ToolSchemas
+
+INFO = RuleInfo(
+    code="MCP501",
+    slug="invalid-arguments-accepted",
+    summary="a tools/call whose arguments violate the tool's inputSchema was run and answered with a success result",
+    default_severity=Severity.ERROR,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@register(INFO)
+class InvalidArgumentsAccepted(ValidationRule):
+    """MCP501."""
+
+    exchange_methods = frozenset({"tools/call"})
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        result = exchange.response.payload.get("result")
+        request = exchange.request
+        if not isinstance(result, dict) or result.get("isError") is True or request is None:
+            return []
+        payload = request.payload
+        if call_shape_problem(payload) or probe_case(payload) is None:
+            return []
+        name = payload["params"]["name"]
+        tool = exchange.session.catalog.tools.get(name)
+        if tool is None:
+            return []
+        checker = (ctx.tool_schemas or ToolSchemas()).get(tool.get("inputSchema"), exchange.version)
+        if checker is None:
+            return []
+        arguments = payload["params"].get("arguments", {})
+        problem = checker.problem(arguments)
+        if problem is None:
+            return []
+        dropped_extra = all(
+            e.validator == "additionalProperties" for e in checker.errors(arguments)
+        )
+        more = f" (and {problem.count - 1} more)" if problem.count > 1 else ""
+        finding = self.at(
+            exchange.response, ctx,
+            f"tools/call {name!r} ran on arguments its inputSchema rejects ({problem.message}{more}) "
+            "and answered with a success result; invalid arguments need an isError result",
+            pointer="/params/arguments" + problem.pointer, keyword=problem.keyword, tool=name,
+            evidence=(f"request at line {request.line}", exchange.session.catalog.describe()),
+        )  # fmt: skip
+        if dropped_extra:
+            # Only a forbidden extra property: most likely dropped unseen before the handler ran.
+            finding = replace(finding, severity=Severity.WARNING)
+        return [finding]

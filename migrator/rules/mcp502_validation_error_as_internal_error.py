@@ -1,0 +1,91 @@
+"""Arguments that break the tool's `inputSchema` were answered with a JSON-RPC error other than `-32602`.
+
+Typically `-32603 Internal error`: the server's validation failure escaped as
+an exception, so it reads as a crash of the server rather than a mistake in
+the call. Neither the client nor the model learns that the arguments were
+wrong. MCP101 says the answer should be a tool result; this rule adds that
+the error code hides what happened even by the old rules, where `-32602`
+was the code for invalid arguments.
+
+Like MCP501 it judges the calls `mcp-transcripts probe` marked as its cases
+(`params._meta["io.github.mcp-transcripts/probe-case"]`): there the arguments
+are known to be invalid and nothing else can have caused the error.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
+{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"Internal error"}}
+```
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
+```
+
+## Why
+
+An internal error tells a client to give up or retry the same call; an
+`isError` result that names the argument tells the model what to change.
+"""
+
+from __future__ import annotations
+
+from migrator.classify import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, call_shape_problem
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.provenance import probe_case
+from migrator.rules import RuleInfo, register
+from migrator.rules.base import RuleContext, ValidationRule
+from migrator.session import Exchange
+from migrator.validation import ToolSchemas
+
+INFO = RuleInfo(
+    code="MCP502",
+    slug="validation-error-as-internal-error",
+    summary="arguments that violate the inputSchema answered with a JSON-RPC error other than -32602",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+_NOT_ABOUT_ARGUMENTS = frozenset({INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND})
+
+
+@register(INFO)
+class ValidationErrorAsInternalError(ValidationRule):
+    """MCP502."""
+
+    exchange_methods = frozenset({"tools/call"})
+
+    def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        error = exchange.response.payload.get("error")
+        request = exchange.request
+        if not isinstance(error, dict) or request is None:
+            return []
+        code = error.get("code")
+        if (
+            code in _NOT_ABOUT_ARGUMENTS
+            or call_shape_problem(request.payload)
+            or probe_case(request.payload) is None
+        ):
+            return []
+        name = request.payload["params"]["name"]
+        tool = exchange.session.catalog.tools.get(name)
+        if tool is None:
+            return []
+        checker = (ctx.tool_schemas or ToolSchemas()).get(tool.get("inputSchema"), exchange.version)
+        problem = (
+            checker.problem(request.payload["params"].get("arguments", {})) if checker else None
+        )
+        if problem is None:
+            return []
+        return [
+            self.at(
+                exchange.response, ctx,
+                f"tools/call {name!r}: arguments that violate its inputSchema ({problem.message}) were "
+                f"answered with JSON-RPC error {code}, which hides the validation failure",
+                pointer="/params/arguments" + problem.pointer, keyword=problem.keyword, tool=name,
+                evidence=(f"request at line {request.line}", exchange.session.catalog.describe()),
+            )
+        ]  # fmt: skip

@@ -1,0 +1,45 @@
+"""The server exited while answering a `tools/call` with invalid arguments.
+
+Reported by `mcp-transcripts probe`, which sent the call on purpose: the
+finding names the case (the argument, the keyword it violates, the value
+sent) and sits at the request in the recording. The probe starts the server
+again and goes on with the next case.
+
+A transcript cannot show a crash (the answer is simply missing), so `check`
+on the recording does not report this rule.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+```
+
+(no answer: the server process exited)
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
+```
+
+## Why
+
+One bad call from a model should cost one `isError` result, not the whole
+session and every other tool with it.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import FixSafety, Severity
+from migrator.rules import RuleInfo, register_info
+
+INFO = register_info(
+    RuleInfo(
+        code="MCP503",
+        slug="server-crashed-on-invalid-arguments",
+        summary="the server exited while answering a tools/call with invalid arguments (probe)",
+        default_severity=Severity.ERROR,
+        fix=FixSafety.NONE,
+        doc=__doc__ or "",
+    )
+)

@@ -1,0 +1,44 @@
+"""The server did not answer a `tools/call` with invalid arguments within the probe's `--timeout`.
+
+Reported by `mcp-transcripts probe`. A server that validates answers invalid
+arguments at once; no answer usually means the handler ran on them and hangs,
+or the validation failure was swallowed and the request forgotten.
+
+A transcript cannot show a missing answer as such, so `check` on the
+recording does not report this rule.
+
+## Before
+
+```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+```
+
+(no answer within the timeout)
+
+## After
+
+```json
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
+```
+
+## Why
+
+The client waits until its own timeout and the model learns nothing; an
+`isError` result tells it what to change.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import FixSafety, Severity
+from migrator.rules import RuleInfo, register_info
+
+INFO = register_info(
+    RuleInfo(
+        code="MCP504",
+        slug="no-answer-to-invalid-arguments",
+        summary="no answer within --timeout to a tools/call with invalid arguments (probe)",
+        default_severity=Severity.WARNING,
+        fix=FixSafety.NONE,
+        doc=__doc__ or "",
+    )
+)
