@@ -84,16 +84,14 @@ def test_configured_patterns_place_in_house_messages() -> None:
 LEGACY_FIXED = [
     pytest.param(
         '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"zz","arguments":{}}}\n'
-        '{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"no handler for zz","data":{"%s":{"content":[{"type":"text","text":"no handler for zz"}],"isError":true}}}}\n'
-        % key,
+        '{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"no handler for zz","data":{"KEY":{"content":[{"type":"text","text":"no handler for zz"}],"isError":true}}}}\n'.replace("KEY", key),
         id=f"an unknown-tool error a fix made from a result stays ({key})",
     )
     for key in ("dev.mcp-migrate/original-result", "io.github.mcp-transcripts/original-result")
 ] + [
     pytest.param(
         '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"zz","arguments":{}}}\n'
-        '{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"Unknown tool: zz"}],"isError":true,"_meta":{"%s":{"code":-32602,"message":"Unknown tool: zz"}}}}\n'
-        % key,
+        '{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"Unknown tool: zz"}],"isError":true,"_meta":{"KEY":{"code":-32602,"message":"Unknown tool: zz"}}}}\n'.replace("KEY", key),
         id=f"a result a fix made from an error is not turned back ({key})",
     )
     for key in ("dev.mcp-migrate/original-error", "io.github.mcp-transcripts/original-error")
