@@ -49,9 +49,10 @@ bench: $(STAMP) ## measure speed and memory against the baselines (writes benchm
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
-fuzz: $(STAMP) ## run every atheris fuzz target for FUZZ_SECONDS each
+fuzz: $(STAMP) ## atheris targets for FUZZ_SECONDS each, then the property tests with random seeds and more examples
 	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
 	$(BIN)/python fuzz/run.py --seconds $(FUZZ_SECONDS)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m "not slow and not browser" tests/test_properties.py tests/test_diff.py tests/test_validation_rules.py
 
 clean: ## remove build products and the venv
 	rm -rf $(VENV) site dist build .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

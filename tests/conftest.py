@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from migrator.cli import main
+
+# Property tests: in CI a fixed seed, so a failure reproduces on a rerun and on a
+# laptop; "fuzz" (make fuzz, or HYPOTHESIS_PROFILE=fuzz) draws many more random
+# examples for tests that do not fix their own count. Selected here, before the
+# test modules build their own settings from the active profile.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("fuzz", max_examples=5000, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default"))
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
