@@ -47,7 +47,7 @@ __all__ = [
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
 """Line formats: every such file in a walked folder is a transcript."""
-DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml")
+DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml", ".txtar")
 """Files that may be transcripts: walked, and passed over quietly if they hold no MCP traffic."""
 
 
