@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 EXAMPLES := examples
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-fast lint typecheck docs serve bench fuzz clean
+.PHONY: help demo test test-fast lint typecheck docs serve bench fuzz fuzz-properties clean
 FUZZ_SECONDS ?= 8
 
 help: ## list the targets
@@ -49,9 +49,11 @@ bench: $(STAMP) ## measure speed and memory against the baselines (writes benchm
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
-fuzz: $(STAMP) ## atheris targets for FUZZ_SECONDS each, then the property tests with random seeds and more examples
+fuzz: $(STAMP) ## run every atheris fuzz target for FUZZ_SECONDS each
 	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
 	$(BIN)/python fuzz/run.py --seconds $(FUZZ_SECONDS)
+
+fuzz-properties: $(STAMP) ## the hypothesis property tests with random seeds and many more examples (minutes)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m "not slow and not browser" tests/test_properties.py tests/test_diff.py tests/test_validation_rules.py
 
 clean: ## remove build products and the venv

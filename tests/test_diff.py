@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from migrator.diff import StreamingDiff, unified_diff
 from migrator.source import split_lines
+from tests.conftest import examples
 
 
 def test_no_newline_marker() -> None:
@@ -30,7 +31,7 @@ def line_for_line(draw: st.DrawFn) -> tuple[str, str]:
     return "".join(before), "".join(after)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(line_for_line(), st.sampled_from([0, 1, 3]))
 def test_streaming_diff_matches_the_whole_diff(texts: tuple[str, str], context: int) -> None:
     before, after = texts

@@ -8,7 +8,10 @@ import sys
 
 from tests.conftest import ROOT
 
-PROBE = "import tests.conftest; from hypothesis import settings; d = settings.default; print(d.derandomize, d.max_examples)"
+PROBE = (
+    "from tests.conftest import examples; from hypothesis import settings; d = settings.default; "
+    "print(d.derandomize, d.max_examples, examples(10))"
+)
 
 
 def _active_profile(**env: str) -> str:
@@ -20,12 +23,12 @@ def _active_profile(**env: str) -> str:
 
 
 def test_ci_uses_a_fixed_seed() -> None:
-    assert _active_profile(CI="true") == "True 100"
+    assert _active_profile(CI="true") == "True 100 10"
 
 
 def test_a_laptop_draws_random_examples() -> None:
-    assert _active_profile() == "False 100"
+    assert _active_profile() == "False 100 10"
 
 
 def test_the_fuzz_profile_runs_longer_with_random_seeds() -> None:
-    assert _active_profile(HYPOTHESIS_PROFILE="fuzz", CI="true") == "False 5000"
+    assert _active_profile(HYPOTHESIS_PROFILE="fuzz", CI="true") == "False 5000 200"

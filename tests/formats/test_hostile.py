@@ -9,6 +9,7 @@ from migrator.api import check_text, fix_text
 from migrator.engine import Options
 from migrator.errors import MigratorError
 from migrator.readers import InputFormat
+from tests.conftest import examples
 
 FORMATS = [InputFormat.YAML, InputFormat.HAR, InputFormat.CLAUDE_LOG, InputFormat.AUTO]
 PIECES = st.sampled_from([
@@ -18,7 +19,7 @@ PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(PIECES, st.text(max_size=5)), max_size=12), st.sampled_from(FORMATS))
 def test_never_crashes(pieces: list[str], forced: InputFormat) -> None:
     text = "".join(pieces)
