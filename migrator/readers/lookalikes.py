@@ -69,15 +69,29 @@ def refuse_lookalike(head: list[str]) -> None:
         InputError: the file carries JSON-RPC in such a format.
         NotATranscriptError: it does not (another API's recording).
     """
-    if any(_is_message_line(line) for line in head):
-        return  # JSON-RPC lines: a format we read, whose arguments may hold any words
-    text = "".join(head).lstrip("\ufeff")
+    text = _start(head).lstrip("\ufeff")
     for lookalike in LOOKALIKES:
         if lookalike.matches(text):
+            if any(_is_message_line(line) for line in head):
+                return  # JSON-RPC lines: a format we read, whose arguments may hold any words
             message = f"looks like {lookalike.name}: {lookalike.advice}; {FORCE_ADVICE}"
             if "jsonrpc" in text:
                 raise InputError(message, line=1)
             raise NotATranscriptError(message, line=1)
+
+
+SIGN_WINDOW = 64 * 1024  # the signs are near the top; a 100 MB first line is not searched whole
+
+
+def _start(head: list[str]) -> str:
+    pieces: list[str] = []
+    size = 0
+    for line in head:
+        pieces.append(line[: SIGN_WINDOW - size])
+        size += len(pieces[-1])
+        if size >= SIGN_WINDOW:
+            break
+    return "".join(pieces)
 
 
 def _is_message_line(line: str) -> bool:
@@ -86,7 +100,7 @@ def _is_message_line(line: str) -> bool:
         return False
     try:
         value = json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     items = value if isinstance(value, list) else [value]
     return looks_like_message(value) and all(isinstance(item, dict) and "jsonrpc" in item for item in items)
