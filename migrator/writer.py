@@ -115,12 +115,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
+_CLEANED: set[Path] = set()  # folders this process has cleaned: once is enough, a fix of a big folder lists it once
+
+
 class AtomicWriter:
     """Collects the new content in a temporary file next to the target."""
 
     def __init__(self, target: Path) -> None:
         self.target = target
-        remove_stale_temporaries(target.parent)
+        if target.parent not in _CLEANED:
+            remove_stale_temporaries(target.parent)
+            _CLEANED.add(target.parent)
         failure = "cannot create a temporary file beside it"
         try:
             fd = _open_unnamed(target.parent)
