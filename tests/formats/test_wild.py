@@ -40,12 +40,17 @@ def test_wild_formats_we_read(path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
-def test_wild_formats_we_do_not_read_are_refused_with_advice(name: str) -> None:
-    result = run_cli("check", str(WILD / name))
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_wild_formats_we_do_not_read_are_refused_with_advice(tmp_path: Path, name: str, command: str) -> None:
+    path = tmp_path / name
+    shutil.copyfile(WILD / name, path)
+    result = run_cli(command, str(path))
     assert result.code == 2
     assert "Traceback" not in result.err
-    assert f"{WILD / name}:1: {REFUSED[name]}" in result.err
+    assert f"{path}:1: {REFUSED[name]}" in result.err
     assert "not supported" in result.err and "--input-format" in result.err
+    assert path.read_bytes() == (WILD / name).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
 def test_check_over_every_wild_fixture_reads_or_refuses_each(tmp_path: Path) -> None:
