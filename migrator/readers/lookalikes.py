@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 
 from migrator.errors import InputError, NotATranscriptError
-from migrator.readers.wire import looks_like_message
 
 EXPORT_ADVICE = (
     "not supported; export the session as HAR, or record it as JSONL with 'mcp-transcripts record'"
@@ -72,8 +71,8 @@ def refuse_lookalike(head: list[str]) -> None:
     text = _start(head).lstrip("\ufeff")
     for lookalike in LOOKALIKES:
         if lookalike.matches(text):
-            if any(_is_message_line(line) for line in head):
-                return  # JSON-RPC lines: a format we read, whose arguments may hold any words
+            if _starts_with_a_json_line(head):
+                return  # JSON-RPC lines (wire or envelope): a format we read, whose arguments may hold any words
             message = f"looks like {lookalike.name}: {lookalike.advice}; {FORCE_ADVICE}"
             if "jsonrpc" in text:
                 raise InputError(message, line=1)
@@ -94,13 +93,13 @@ def _start(head: list[str]) -> str:
     return "".join(pieces)
 
 
-def _is_message_line(line: str) -> bool:
-    stripped = line.strip()
-    if not stripped.startswith(("{", "[")):
+def _starts_with_a_json_line(head: list[str]) -> bool:
+    """Whether the first line with content is a whole JSON value with a ``jsonrpc`` member, as in JSONL."""
+    first = next((line.strip().lstrip("\ufeff") for line in head if line.strip()), "")
+    if not first.startswith(("{", "[")) or '"jsonrpc"' not in first:
         return False
     try:
-        value = json.loads(stripped)
+        value = json.loads(first)
     except (ValueError, RecursionError):
         return False
-    items = value if isinstance(value, list) else [value]
-    return looks_like_message(value) and all(isinstance(item, dict) and "jsonrpc" in item for item in items)
+    return isinstance(value, (dict, list)) and bool(value)

@@ -114,3 +114,11 @@ def test_a_txtar_archive_without_client_or_server_files_is_not_a_transcript(tmp_
     result = run_cli("check", str(path))
     assert result.code == 2 and "not a transcript" in result.err and "Traceback" not in result.err
     assert "go.txtar" not in run_cli("check", str(tmp_path)).err  # passed over in a folder walk
+
+
+def test_devtools_events_one_per_line_are_refused_too(tmp_path: Path) -> None:
+    events = json.loads((WILD / "devtools-network-log.json").read_text())
+    path = tmp_path / "network.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in events))
+    result = run_cli("check", str(path))
+    assert result.code == 2 and "looks like a Chrome DevTools network log" in result.err
