@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 EXAMPLES := examples
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-fast lint typecheck docs docs-offline serve bench fuzz clean
+.PHONY: help demo test test-fast lint typecheck docs docs-offline serve bench fuzz fuzz-properties clean
 FUZZ_SECONDS ?= 8
 
 help: ## list the targets
@@ -55,6 +55,9 @@ bench: $(STAMP) ## measure speed and memory against the baselines (writes benchm
 fuzz: $(STAMP) ## run every atheris fuzz target for FUZZ_SECONDS each
 	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
 	$(BIN)/python fuzz/run.py --seconds $(FUZZ_SECONDS)
+
+fuzz-properties: $(STAMP) ## the hypothesis property tests with random seeds and many more examples (minutes)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m "not slow and not browser" tests/test_properties.py tests/test_diff.py tests/test_validation_rules.py
 
 clean: ## remove build products and the venv
 	rm -rf $(VENV) site site-offline dist build .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

@@ -27,7 +27,7 @@ from migrator.engine import FileReport, Options, process, process_units
 from migrator.errors import InputError, MigratorError
 from migrator.reporters import RunResult
 from migrator.source import decode, encode, iter_lines, split_lines
-from migrator.writer import AtomicWriter, check_writable, resolve_target
+from migrator.writer import AtomicWriter, check_writable, is_our_temporary, resolve_target
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
@@ -47,7 +47,7 @@ __all__ = [
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
 """Line formats: every such file in a walked folder is a transcript."""
-DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml")
+DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml", ".txtar")
 """Files that may be transcripts: walked, and passed over quietly if they hold no MCP traffic."""
 
 
@@ -94,6 +94,8 @@ def iter_transcripts(
                     and not (exclude is not None and exclude(Path(root) / d))
                 )
                 for name in sorted(files):
+                    if is_our_temporary(name):  # a writer's, in flight or left by a kill
+                        continue
                     candidate = Path(root) / name
                     wanted = include(candidate) if include is not None else is_candidate(candidate)
                     if wanted and not (exclude is not None and exclude(candidate)):

@@ -50,6 +50,8 @@ class Verdict:
     schema_keyword: str | None = None
     schema_pointer: str | None = None
     arguments_checked: bool = False  # the arguments were validated against a known inputSchema
+    arguments: Any = None  # as the request sent them, to name the one a message means
+    input_schema: Any = None  # the tool's, when the catalog has it
 
 
 @dataclass
@@ -172,6 +174,7 @@ def _classify_error(
     schema_issues: tuple[Issue, ...] = ()
     keyword = pointer = None
     checked = False
+    input_schema = tool.get("inputSchema") if isinstance(tool, dict) else None
     if tool is not None:
         evidence.append(f"{name!r} is in the {catalog.describe()}")
         omitted = "arguments" not in params
@@ -199,7 +202,8 @@ def _classify_error(
 
     def verdict(outcome: Outcome) -> Verdict:
         return Verdict(
-            outcome, tuple(evidence), name, reading, schema_issues, keyword, pointer, checked
+            outcome, tuple(evidence), name, reading, schema_issues, keyword, pointer, checked,
+            params.get("arguments"), input_schema,
         )
 
     specific = reading.kind is MessageKind.VALIDATION

@@ -18,8 +18,10 @@ def unified_diff(before: str, after: str, path: str, context: int = 3) -> str:
     if before == after:
         return ""
     out: list[str] = []
+    # git writes an absolute path as a/abs/path, not a//abs/path.
+    relative = path.lstrip("/")
     for line in difflib.unified_diff(
-        split_lines(before), split_lines(after), f"a/{path}", f"b/{path}", n=context
+        split_lines(before), split_lines(after), f"a/{relative}", f"b/{relative}", n=context
     ):
         if line.endswith("\n"):
             out.append(line)

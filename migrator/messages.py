@@ -9,8 +9,11 @@ real servers and from the SDKs' sources:
 * server-everything up to 2025.11 (low-level Server): code ``-32603`` with the bare
   zod issues array as the message, and ``Unknown tool: X``.
 * Go SDK before 1.5: ``invalid params: validating "arguments": ...`` and
-  ``unknown tool "X"``.
-* Rust rmcp before 1.8: ``failed to deserialize parameters: ...`` and ``tool not found``.
+  ``unknown tool "X"``; the detail is google/jsonschema-go's chain
+  ``validating root: validating /properties/city: type: 42 has type "integer", want "string"``.
+* Rust rmcp before 1.8: ``failed to deserialize parameters: ...`` (serde's words:
+  ``invalid type: integer `42`, expected a string``, ``missing field `city```) and
+  ``tool not found``.
 * Python SDK (FastMCP): pydantic's ``N validation error(s) for XArguments`` text
   (inside ``isError`` results) and ``Unknown tool: X``.
 """
@@ -31,7 +34,18 @@ _TS_INVALID_ARGS = re.compile(
 _PYDANTIC_HEADER = re.compile(r"(?P<count>\d+) validation errors? for (?P<model>\S+)\n")
 _PYDANTIC_TRAILER = re.compile(r"\s*\[type=[^\]]*\]\s*$")
 _GO_INVALID = re.compile(r'^invalid params: validating "arguments"', re.IGNORECASE)
+_GO_STEP = re.compile(r"^validating (?P<where>root|/\S*):\s*")
+_GO_PROPERTY_POINTER = re.compile(r"^(?:/properties/[^/]+)+$")
 _RMCP_INVALID = re.compile(r"^failed to deserialize parameters", re.IGNORECASE)
+# serde: "invalid type: integer `42`, expected a string"; "invalid value: ..." alike.
+_SERDE_TYPE = re.compile(
+    r"^invalid (?:type|value): (?P<got>integer|floating point|string|boolean|map|sequence|unit value|null"
+    r"|unit|char|enum|newtype struct|option)\b(?: (?P<value>`[^`]*`|\"(?:[^\"\\]|\\.)*\"))?, expected (?P<want>.+?)"
+    r"(?: at line \d+ column \d+)?$"
+)
+_GO_TYPE = re.compile(r'^type: (?P<value>.*) has type "(?P<got>\w+)", want "(?P<want>\w+)"$')
+_ZOD_TYPE = re.compile(r"^(?:Invalid input: )?[Ee]xpected (?P<want>\w+), received (?P<got>\w+)$")
+_ZOD_MISSING = re.compile(r"^Required$")
 _GENERIC_INVALID = re.compile(
     r"^(?:invalid (?:params|parameters|arguments?|input)|input validation (?:error|failed)"
     r"|validation (?:error|failed)|bad (?:params|parameters|arguments?))\b",
@@ -164,10 +178,15 @@ def read_message(message: Any) -> MessageReading:
     if pydantic is not None:
         header, issues = pydantic
         return MessageReading(MessageKind.VALIDATION, "pydantic", text, header, None, issues)
-    if _GO_INVALID.match(text):
-        return MessageReading(MessageKind.VALIDATION, "Go SDK", text, text)
-    if _RMCP_INVALID.match(text):
-        return MessageReading(MessageKind.VALIDATION, "Rust rmcp", text, text)
+    go = _GO_INVALID.match(text)
+    if go:
+        header = text[: go.end()]
+        return MessageReading(MessageKind.VALIDATION, "Go SDK", text, header, None, _go_issues(text[go.end() :]))
+    rmcp = _RMCP_INVALID.match(text)
+    if rmcp:
+        detail = text[rmcp.end() :].lstrip(": ").strip()
+        issues = (Issue(detail),) if detail else ()
+        return MessageReading(MessageKind.VALIDATION, "Rust rmcp", text, text[: rmcp.end()], None, issues)
     if _GENERIC_INVALID.match(text):
         return MessageReading(MessageKind.GENERIC_VALIDATION, "generic invalid-params wording", text, text)
     if _EXECUTION_FAILURE.search(text):
@@ -226,3 +245,100 @@ def _pydantic_issues(text: str) -> tuple[str, tuple[Issue, ...]] | None:
     if not issues:
         return None
     return header, tuple(issues)
+
+
+def _go_issues(detail: str) -> tuple[Issue, ...]:
+    """The one problem in google/jsonschema-go's ``validating X: validating Y: problem`` chain.
+
+    The chain names schema locations; where they are ``/properties/a/properties/b``
+    they are the argument's path too.
+    """
+    rest = detail.lstrip(": ").strip()
+    pointer = ""
+    while step := _GO_STEP.match(rest):
+        pointer = "" if step.group("where") == "root" else step.group("where")
+        rest = rest[step.end() :]
+    if not rest:
+        return ()
+    path: tuple[str | int, ...] = ()
+    if _GO_PROPERTY_POINTER.match(pointer):
+        path = tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[2::2])
+    return (Issue(rest, path),)
+
+
+_NO_VALUE = object()
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """What an SDK says is wrong with an argument its text does not name.
+
+    ``got`` and ``want`` are JSON types (``integer``, ``number``, ``string``,
+    ``boolean``, ``object``, ``array``, ``null``), or ``None`` where the words do
+    not say; ``value`` is the offending value where the text quotes it.
+    """
+
+    got: str | None = None
+    want: str | None = None
+    value: Any = _NO_VALUE
+    missing: bool = False
+
+    @property
+    def quotes_value(self) -> bool:
+        """Whether the text quoted the offending value."""
+        return self.value is not _NO_VALUE
+
+
+_SERDE_GOT = {
+    "integer": "integer", "floating point": "number", "string": "string", "char": "string",
+    "boolean": "boolean", "map": "object", "sequence": "array", "unit value": "null", "unit": "null", "null": "null",
+}
+_RUST_WANT = [
+    (re.compile(r"\b(?:i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|an? integer)\b"), "integer"),
+    (re.compile(r"\b(?:f32|f64|an? (?:number|float))\b"), "number"),
+    (re.compile(r"\b(?:a string|string|&str|String|char|a character)\b"), "string"),
+    (re.compile(r"\b(?:bool|a boolean)\b"), "boolean"),
+    (re.compile(r"\b(?:a sequence|sequence|a (?:Vec|list|tuple)|tuple)"), "array"),
+    (re.compile(r"\b(?:a map|map|struct \w+|an object)"), "object"),
+]
+_ZOD_TYPES = {
+    "string": "string", "number": "number", "integer": "integer", "int": "integer", "boolean": "boolean",
+    "object": "object", "array": "array", "null": "null", "bigint": "integer", "nan": "number",
+}
+
+
+def complaint_of(message: str) -> Complaint | None:
+    """Read a problem's words (serde, jsonschema-go, zod 3 or 4) for the types involved.
+
+    ``None`` when the words say nothing that could point at one argument.
+    """
+    serde = _SERDE_TYPE.match(message)
+    if serde:
+        want = next((kind for pattern, kind in _RUST_WANT if pattern.search(serde.group("want"))), None)
+        return Complaint(_SERDE_GOT.get(serde.group("got")), want, _serde_value(serde.group("value")))
+    go = _GO_TYPE.match(message)
+    if go:
+        try:
+            value = json.loads(go.group("value"))
+        except ValueError:
+            value = _NO_VALUE  # Go's %v of a string or map is not JSON
+        return Complaint(go.group("got"), go.group("want"), value)
+    zod = _ZOD_TYPE.match(message)
+    if zod:
+        got = zod.group("got")
+        if got == "undefined":
+            return Complaint(None, _ZOD_TYPES.get(zod.group("want")), missing=True)
+        return Complaint(_ZOD_TYPES.get(got), _ZOD_TYPES.get(zod.group("want")))
+    if _ZOD_MISSING.match(message):
+        return Complaint(missing=True)
+    return None
+
+
+def _serde_value(quoted: str | None) -> Any:
+    if not quoted:
+        return _NO_VALUE
+    text = quoted[1:-1] if quoted.startswith("`") else quoted
+    try:
+        return json.loads(text)
+    except ValueError:
+        return _NO_VALUE

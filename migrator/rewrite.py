@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from migrator import jsontext
+from migrator.blame import blamed_argument
 from migrator.classify import Verdict
-from migrator.messages import Issue, MessageKind
+from migrator.messages import Issue, MessageKind, complaint_of
 from migrator.model import Edit, SourceMessage
 
 from migrator.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
@@ -29,8 +30,10 @@ def needs_result_type(version: str | None) -> bool:
 def validation_text(verdict: Verdict, original_message: Any) -> str:
     """Text for the model: what was wrong with its arguments and where.
 
-    Keeps the server's own words. A zod or pydantic dump becomes one
-    ``- <message> at <path>`` line per issue; a bare "Invalid params" is
+    Keeps the server's own words. A zod, pydantic, Go or serde problem becomes
+    one ``- <message> at <path>`` line per issue; where the words do not name
+    the argument, it is named from the request's arguments and the tool's
+    inputSchema, or the line says it could not be; a bare "Invalid params" is
     explained from the arguments validated against the tool's inputSchema; a
     specific sentence (a business rule: "Dates must be in the future") is kept
     as it is.
@@ -42,7 +45,7 @@ def validation_text(verdict: Verdict, original_message: Any) -> str:
         header = reading.header
         if not header or tool not in header:
             header = f"Invalid arguments for tool {tool}" + (f" ({header})" if header else "")
-        return _with_issues(header, reading.issues)
+        return _with_issues(header, tuple(_placed(issue, verdict) for issue in reading.issues))
     generic = reading is None or reading.kind is MessageKind.GENERIC_VALIDATION
     if generic and verdict.schema_issues:
         return _with_issues(f"{original.rstrip('.')} (tool {tool})", verdict.schema_issues)
@@ -51,8 +54,30 @@ def validation_text(verdict: Verdict, original_message: Any) -> str:
     return original
 
 
-def _with_issues(header: str, issues: tuple[Issue, ...]) -> str:
-    return header.rstrip(":") + ":\n" + "\n".join(f"- {issue.render()}" for issue in issues)
+UNPLACED = "the argument it concerns could not be told from the request"
+
+
+def _placed(issue: Issue, verdict: Verdict) -> Issue | str:
+    """The issue at the argument it means, when its own path stops at ``arguments``.
+
+    A line that cannot be placed says so instead of pointing at ``arguments``.
+    """
+    if issue.path:
+        return issue
+    complaint = complaint_of(issue.message)
+    if complaint is None:
+        return issue  # words that name no type: nothing to place by
+    if not isinstance(verdict.arguments, dict):
+        return issue  # about the arguments as a whole: none were sent, or not an object
+    name = blamed_argument(complaint, verdict.arguments, verdict.input_schema)
+    if name is None:
+        return f"{issue.message} ({UNPLACED})"
+    return Issue(issue.message, (name,))
+
+
+def _with_issues(header: str, issues: tuple[Issue | str, ...]) -> str:
+    lines = (issue.render() if isinstance(issue, Issue) else issue for issue in issues)
+    return header.rstrip(":") + ":\n" + "\n".join(f"- {line}" for line in lines)
 
 
 def tool_error_result(

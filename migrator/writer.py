@@ -1,18 +1,30 @@
-"""Write a rewritten file so that a crash can never leave half of it.
+"""Write a rewritten file so that a crash can never leave half of it, nor litter.
 
 The new content goes to a temporary file in the same folder, is flushed and
 fsynced, and replaces the original with one ``rename``, which the file system
 performs atomically: a reader sees the old file or the new one, never a mix.
 Mode and (where permitted) ownership are copied from the original. If the
 original changed while it was being processed, nothing is replaced.
+
+A process killed while writing must not leave a temporary file behind (an
+untracked file in the user's repository, read by the next ``check``). On Linux
+the temporary file has no name while it is written (``O_TMPFILE``); it gets
+one only for the instant between ``linkat`` and the ``rename``. Elsewhere, and
+for that instant, its name follows a pattern we own and carries the writer's
+pid (``.<name>.<pid>.<random>.mcp-transcripts.tmp``), so the next writer in
+that folder removes the temporaries of writers that are no longer alive.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
+import secrets
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -61,12 +73,67 @@ def check_writable(path: Path, snapshot: Snapshot) -> None:
         raise WriteError("file is read-only; not rewritten", path=str(path))
 
 
+TEMPORARY_SUFFIX = ".mcp-transcripts.tmp"
+_OUR_TEMPORARY = re.compile(r"^\..+\.(?P<pid>[0-9]+)\.[A-Za-z0-9_]+" + re.escape(TEMPORARY_SUFFIX) + "$")
+
+
+def is_our_temporary(name: str) -> bool:
+    """A file name a writer of ours gives its temporary files: never an input."""
+    return _OUR_TEMPORARY.match(name) is not None
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Remove the temporary files that writers no longer alive left in ``folder``.
+
+    Only names of our pattern whose pid is not a running process are removed;
+    a pid reused by another process keeps its file until a later run.
+    """
+    removed: list[Path] = []
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _OUR_TEMPORARY.match(entry.name)
+        if match is None or _alive(int(match.group("pid"))):
+            continue
+        with contextlib.suppress(OSError):
+            entry.unlink()
+            removed.append(entry)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, but is another user's
+        return True
+    return True
+
+
+_CLEANED: set[Path] = set()  # folders this process has cleaned: once is enough, a fix of a big folder lists it once
+
+
 class AtomicWriter:
     """Collects the new content in a temporary file next to the target."""
 
     def __init__(self, target: Path) -> None:
         self.target = target
-        fd, self.temp = _temporary_beside(target, target.name, "cannot create a temporary file beside it")
+        if target.parent not in _CLEANED:
+            remove_stale_temporaries(target.parent)
+            _CLEANED.add(target.parent)
+        failure = "cannot create a temporary file beside it"
+        try:
+            fd = _open_unnamed(target.parent)
+        except OSError as exc:
+            raise WriteError(f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+        self.temp: Path | None = None  # no name yet: an unnamed file cannot be left behind
+        if fd is None:
+            fd, self.temp = _temporary_beside(target, target.name, failure)
         self.handle = os.fdopen(fd, "wb")
 
     def write_all(self, chunks: Iterable[bytes]) -> None:
@@ -90,11 +157,13 @@ class AtomicWriter:
         Raises:
             WriteError: if the target changed, or the rename failed.
         """
-        self.handle.close()
         try:
             now = Snapshot.of(self.target)
             if (now.size, now.mtime_ns) != (snapshot.size, snapshot.mtime_ns):
                 raise WriteError("file changed while it was being processed; not rewritten", path=str(self.target))
+            if self.temp is None:
+                self.temp = _name_unnamed(self.handle.fileno(), self.target)
+            self.handle.close()
             self.temp.chmod(stat.S_IMODE(snapshot.mode))
             with contextlib.suppress(PermissionError):
                 os.chown(self.temp, snapshot.uid, snapshot.gid)
@@ -113,8 +182,83 @@ class AtomicWriter:
         """Remove the temporary file; the target stays as it was."""
         with contextlib.suppress(OSError):
             self.handle.close()
-        with contextlib.suppress(FileNotFoundError):
-            self.temp.unlink()
+        if self.temp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.temp.unlink()
+
+
+# Errors that say "this file system (or kernel) has no O_TMPFILE", not "you may not".
+_NO_TMPFILE = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOTSUP}
+
+
+def _open_unnamed(folder: Path) -> int | None:
+    """A file with no name in ``folder``, open for writing; ``None`` where there is none.
+
+    Raises:
+        OSError: the folder refuses new files (permissions, a read-only or full file system).
+    """
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None or not sys.platform.startswith("linux") or not Path("/proc/self/fd").is_dir():
+        return None  # naming it later needs linkat through /proc
+    try:
+        return os.open(folder, flag | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        if exc.errno in _NO_TMPFILE:
+            return None
+        raise
+
+
+def _name_unnamed(fd: int, target: Path) -> Path:
+    """Give the unnamed file ``fd`` a temporary name of our pattern beside ``target``.
+
+    Where the kernel refuses the link, the content is copied to a named
+    temporary file instead (the same name pattern, so a kill is still cleaned up).
+    """
+    for _ in range(100):
+        name = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+        try:
+            _link_open_file(fd, name)
+        except FileExistsError:
+            continue
+        except OSError:
+            return _copy_to_named(fd, target)
+        return name
+    return _copy_to_named(fd, target)
+
+
+_AT_FDCWD = -100
+_AT_SYMLINK_FOLLOW = 0x400
+
+
+def _link_open_file(fd: int, name: Path) -> None:
+    """``linkat(AT_FDCWD, "/proc/self/fd/N", AT_FDCWD, name, AT_SYMLINK_FOLLOW)``.
+
+    Python's ``os.link`` does not follow the ``/proc`` link (it would link the
+    link itself, across devices), so libc is called directly; following it is
+    what lets an unprivileged process name an ``O_TMPFILE`` file.
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    source = f"/proc/self/fd/{fd}".encode()
+    if libc.linkat(_AT_FDCWD, source, _AT_FDCWD, os.fsencode(name), _AT_SYMLINK_FOLLOW) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code), str(name))
+
+
+def _copy_to_named(fd: int, target: Path) -> Path:
+    out, temp = _temporary_beside(target, target.name, "cannot create a temporary file beside it")
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        while chunk := os.read(fd, 1 << 20):
+            os.write(out, chunk)
+        os.fsync(out)
+    except OSError:
+        os.close(out)
+        temp.unlink()
+        raise
+    os.close(out)
+    return temp
 
 
 def _backup(target: Path, suffix: str) -> None:
@@ -143,7 +287,7 @@ def _temporary_beside(target: Path, name: str, failure: str) -> tuple[int, Path]
             a read-only file system, a full disk).
     """
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".mcp-transcripts.tmp", dir=target.parent)
+        fd, temp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=TEMPORARY_SUFFIX, dir=target.parent)
     except OSError as exc:
         raise WriteError(f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
     return fd, Path(temp)

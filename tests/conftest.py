@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from migrator.cli import main
+
+# Property tests: in CI a fixed seed, so a failure reproduces on a rerun and on a
+# laptop; "fuzz" (make fuzz-properties, or HYPOTHESIS_PROFILE=fuzz) draws many more
+# random examples: 5000 by default, twenty times a test's own examples(N). Selected here, before the
+# test modules build their own settings from the active profile.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("fuzz", max_examples=5000, derandomize=False, deadline=None, print_blob=True)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+settings.load_profile(PROFILE)
+
+
+def examples(count: int) -> int:
+    """A test's own number of examples; twenty times as many in the "fuzz" profile."""
+    return count * 20 if PROFILE == "fuzz" else count
+
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from migrator.diff import StreamingDiff, unified_diff
 from migrator.source import split_lines
+from tests.conftest import examples
 
 
 def test_no_newline_marker() -> None:
@@ -30,7 +31,7 @@ def line_for_line(draw: st.DrawFn) -> tuple[str, str]:
     return "".join(before), "".join(after)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(line_for_line(), st.sampled_from([0, 1, 3]))
 def test_streaming_diff_matches_the_whole_diff(texts: tuple[str, str], context: int) -> None:
     before, after = texts
@@ -41,3 +42,14 @@ def test_streaming_diff_matches_the_whole_diff(texts: tuple[str, str], context: 
     out = "".join(streaming.feed(old, new) for old, new in zip(old_lines, new_lines, strict=True))
     out += streaming.finish()
     assert out == unified_diff(before, after, "t.jsonl", context)
+
+
+def test_absolute_path_header_as_git_writes_it() -> None:
+    diff = unified_diff("a\n", "b\n", "/abs/path/t.jsonl")
+    assert diff.startswith("--- a/abs/path/t.jsonl\n+++ b/abs/path/t.jsonl\n")
+
+
+def test_absolute_path_header_of_the_streaming_diff() -> None:
+    streaming = StreamingDiff("/abs/t.jsonl")
+    text = streaming.feed("a\n", "b\n") + streaming.finish()
+    assert text.startswith("--- a/abs/t.jsonl\n+++ b/abs/t.jsonl\n")

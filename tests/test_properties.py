@@ -12,8 +12,9 @@ from migrator.api import check_text, fix_text
 from migrator.engine import Options
 from migrator.errors import MigratorError, NotATranscriptError
 from migrator.source import split_lines
+from tests.conftest import examples
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ids = st.one_of(st.integers(-(2**31), 2**31), st.text(min_size=1, max_size=6))
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8), st.floats(allow_nan=False, allow_infinity=False))
@@ -107,7 +108,7 @@ def test_check_after_fix_finds_no_mcp101(text: str) -> None:
     assert [f for f in check_text(after).findings if f.code == "MCP101"] == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text())
 def test_check_never_crashes_and_fix_keeps_text_without_findings(text: str) -> None:
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -122,6 +123,7 @@ def test_no_room_for_a_temporary_file_leaves_the_original(tmp_path: Path, monkey
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    monkeypatch.setattr("migrator.writer._open_unnamed", refuse)
     result = run_cli("fix", str(path))
     assert result.code == 2
     assert f"{path}: cannot create a temporary file beside it (Permission denied); the file is unchanged" in result.err
@@ -258,7 +260,7 @@ def test_ctrl_c_during_a_write_leaves_the_original_and_no_temporary_file(tmp_pat
     path, old, _ = _big_transcript(tmp_path, 60_000)
     proc = subprocess.Popen([sys.executable, "-m", "migrator", "fix", "-q", str(path)], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".big.jsonl.*.mcp-transcripts.tmp")):  # interrupt while it writes
+    while not _writing(proc.pid, tmp_path):  # interrupt while it writes
         assert proc.poll() is None, "fix ended before it began writing"
         assert time.monotonic() < deadline
         time.sleep(0.005)
@@ -269,6 +271,77 @@ def test_ctrl_c_during_a_write_leaves_the_original_and_no_temporary_file(tmp_pat
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
     assert path.read_bytes() == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+
+
+def _writing(pid: int, folder: Path) -> bool:
+    """Whether process ``pid`` holds a temporary file open in ``folder``, named or not."""
+    if list(folder.glob(".big.jsonl.*.mcp-transcripts.tmp")):
+        return True
+    with contextlib.suppress(OSError):  # the unnamed O_TMPFILE shows as "<folder>/#123 (deleted)"
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if str(fd.readlink()).startswith(f"{folder}/#"):
+                    return True
+    return False
+
+
+# The writer as shipped, and as on a system without O_TMPFILE (named temporaries).
+FIX_SCRIPTS = {
+    "unnamed": "import sys; from migrator.cli import main; sys.exit(main(sys.argv[1:]))",
+    "named": "import sys, migrator.writer as w; w._open_unnamed = lambda folder: None; "
+    "from migrator.cli import main; sys.exit(main(sys.argv[1:]))",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("temporaries", FIX_SCRIPTS)
+def test_sigkill_during_fix_leaves_nothing_behind_after_the_next_run(tmp_path: Path, temporaries: str) -> None:
+    path, old, new = _big_transcript(tmp_path, 60_000)
+    rng = random.Random(19)
+    command = [sys.executable, "-c", FIX_SCRIPTS[temporaries], "fix", "-q", str(path)]
+    killed_while_writing = 0
+    for _ in range(5):
+        path.write_bytes(old)
+        proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while not _writing(proc.pid, tmp_path) and proc.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0, 0.3))
+        killed_while_writing += proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert path.read_bytes() in (old, new), "a torn target"
+        if temporaries == "unnamed":
+            assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+    assert killed_while_writing, "every run finished before the kill: nothing was tested"
+    path.write_bytes(old)
+    assert subprocess.run(command, stderr=subprocess.DEVNULL).returncode == 0
+    assert path.read_bytes() == new
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+
+
+def test_the_next_writer_removes_the_temporaries_of_dead_writers_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("migrator.writer._open_unnamed", lambda folder: None)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    path = tmp_path / "t.jsonl"
+    shutil.copyfile(OLD, path)
+    stale = tmp_path / f".t.jsonl.{dead_pid}.k3j_9x2a.mcp-transcripts.tmp"
+    in_flight = tmp_path / f".other.jsonl.{os.getppid()}.abcd1234.mcp-transcripts.tmp"
+    someone_elses = tmp_path / ".t.jsonl.notes.tmp"
+    for temporary in (stale, in_flight, someone_elses):
+        temporary.write_text(INVALID)
+    assert run_cli("fix", str(path)).code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, in_flight.name, someone_elses.name])
+
+
+def test_a_folder_walk_never_reads_our_temporaries(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_text(CALL + INVALID)
+    (tmp_path / ".a.jsonl.4242.abcd1234.mcp-transcripts.tmp").write_text(CALL + INVALID)
+    assert [p.name for p in api.iter_transcripts([tmp_path], include=lambda p: True)] == ["a.jsonl"]
 
 
 @pytest.mark.slow

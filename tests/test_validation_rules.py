@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from migrator import schemas, validation
 from migrator.api import check_text
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, examples
 
 VERSIONS = schemas.SUPPORTED_VERSIONS
 
@@ -135,7 +135,7 @@ content_blocks = st.fixed_dictionaries(
 results = st.fixed_dictionaries({}, optional={"content": st.lists(content_blocks, max_size=3) | json_values, "isError": json_values, "structuredContent": json_values, "resultType": json_values, "_meta": json_values})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(VERSIONS), results)
 def test_fast_path_agrees_with_the_reference_on_generated_results(version: str, result: dict[str, Any]) -> None:
     pytest.importorskip("jsonschema_rs", reason="the compiled fast path is not installed")
@@ -143,7 +143,7 @@ def test_fast_path_agrees_with_the_reference_on_generated_results(version: str, 
     assert fast.compiled.is_valid(result) == fast.reference.is_valid(result)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(json_values)
 def test_fast_path_agrees_on_jsonrpc_messages(value: Any) -> None:
     pytest.importorskip("jsonschema_rs", reason="the compiled fast path is not installed")

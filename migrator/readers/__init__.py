@@ -18,6 +18,8 @@ from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
 from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
 from migrator.readers.har import HarReader, looks_like_har
 from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
+from migrator.readers.lookalikes import refuse_lookalike
+from migrator.readers.txtar import TxtarReader, looks_like_txtar
 from migrator.readers.wire import WireReader, looks_like_message
 from migrator.readers.yamlfile import YamlReader, looks_like_yaml
 
@@ -36,6 +38,7 @@ class InputFormat(str, Enum):
     YAML = "yaml"
     HAR = "har"
     CLAUDE_LOG = "claude-log"
+    TXTAR = "txtar"
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,11 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if forced in _WHOLE_FORMATS:
         return Detection(_WHOLE_FORMATS[forced](), f"forced by --input-format {forced.value}")
     if forced is InputFormat.AUTO:
+        # Formats we recognise but cannot read are refused before anything tries them.
+        refuse_lookalike(head)
         # HAR before JSON documents (a HAR file is one); the line formats after them.
+        if looks_like_txtar(head):
+            return Detection(TxtarReader(), "a txtar archive: messages in its client and server files")
         if looks_like_har(head):
             return Detection(HarReader(), "a HAR file (HTTP Archive): messages in request and response bodies")
         if looks_like_document(head):
@@ -87,7 +94,7 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
         # Not one line even tries to be JSON: a README, a CI configuration.
         raise NotATranscriptError(
             "not a transcript: none of the first lines is JSON and no known format (JSON document, "
-            "YAML, HAR, Claude Desktop log) matches; --input-format forces one",
+            "YAML, HAR, Claude Desktop log, txtar) matches; --input-format forces one",
             line=content[0],
         )
     layout = detect_layout(values)
@@ -110,6 +117,7 @@ _WHOLE_FORMATS: dict[InputFormat, type[Reader]] = {
     InputFormat.YAML: YamlReader,
     InputFormat.HAR: HarReader,
     InputFormat.CLAUDE_LOG: ClaudeLogReader,
+    InputFormat.TXTAR: TxtarReader,
 }
 
 

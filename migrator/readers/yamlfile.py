@@ -6,7 +6,11 @@ Shapes read (block or flow style, one document per file):
 * a list of envelope entries (the layouts of the envelope reader);
 * test fixtures: mappings with a ``request`` message and a ``response``,
   ``expected``, ``expected_response``, ``expect`` or ``reply`` message (or list
-  of messages), anywhere in the document.
+  of messages), anywhere in the document;
+* test suites in the mcp-aegis shape (``*.test.mcp.yml``): ``tests:`` items
+  with a ``request`` message and an ``expect`` block whose ``response`` is the
+  expected message (beside ``stderr`` and other expectations). ``fix`` rewrites
+  an old-style expected error there, so the suite tests the new behaviour.
 
 Each message becomes its own unit whose text is the message written as compact
 JSON; the rules edit that text like any other. :meth:`YamlReader.emit` reads
@@ -52,6 +56,8 @@ MAX_ALIASES = 100  # alias uses per document; real fixtures use a handful
 MAX_ALIAS_NODES = 10_000  # nodes reached through aliases, all uses together
 REQUEST_KEYS = ("request",)
 RESPONSE_KEYS = ("response", "expected", "expected_response", "expect", "reply")
+# An expectation block that holds the response beside other checks (mcp-aegis).
+NESTED_RESPONSE_KEYS = (("expect", "response"),)
 
 _Y = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = _Y + "str", _Y + "int", _Y + "float", _Y + "bool", _Y + "null"
@@ -293,26 +299,42 @@ def _walk(node: Node, value: Any, path: tuple[Any, ...], found: list[_Found]) ->
                 _walk(value_node, value[key], (*path, key), found)
 
 
-def _pair_keys(value: dict[str, Any]) -> tuple[str, str] | None:
-    request = next((k for k in REQUEST_KEYS if looks_like_message(value.get(k))), None)
-    response = next((k for k in RESPONSE_KEYS if looks_like_message(value.get(k))), None)
+def _pair_keys(value: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    request: tuple[str, ...] | None = next(((k,) for k in REQUEST_KEYS if looks_like_message(value.get(k))), None)
+    response: tuple[str, ...] | None = next(((k,) for k in RESPONSE_KEYS if looks_like_message(value.get(k))), None)
+    if response is None:
+        response = next((keys for keys in NESTED_RESPONSE_KEYS if looks_like_message(_get_path(value, keys))), None)
     return (request, response) if request and response else None
 
 
+def _get_path(value: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
 def _fixture(
-    node: Node, value: dict[str, Any], path: tuple[Any, ...], pair: tuple[str, str], found: list[_Found]
+    node: Node,
+    value: dict[str, Any],
+    path: tuple[Any, ...],
+    pair: tuple[tuple[str, ...], tuple[str, ...]],
+    found: list[_Found],
 ) -> None:
-    for key, direction in zip(pair, (C2S, S2C), strict=True):
-        child = _member_node(node, key)
+    for keys, direction in zip(pair, (C2S, S2C), strict=True):
+        child: Node | None = node
+        for key in keys:
+            child = _member_node(child, key) if child is not None and child.tag == MAP else None
         if child is None:
             continue  # the member came through a merge key: read, never rewritten
-        part = value[key]
+        part = _get_path(value, keys)
         if child.tag == SEQ:
             for index, (n, v) in enumerate(zip(child.value, part, strict=True)):
                 if _is_message_node(n, v):
-                    found.append(_Found(n, v, (*path, key, index), direction))
+                    found.append(_Found(n, v, (*path, *keys, index), direction))
         elif _is_message_node(child, part):
-            found.append(_Found(child, part, (*path, key), direction))
+            found.append(_Found(child, part, (*path, *keys), direction))
 
 
 def _envelope(node: Node, value: Any, path: tuple[Any, ...], layout: Any, found: list[_Found]) -> None:

@@ -12,7 +12,7 @@ from migrator.engine import Options
 from migrator.model import Direction
 from migrator.readers import detect
 from migrator.source import split_lines
-from tests.conftest import ROOT
+from tests.conftest import ROOT, examples
 from tests.formats import builders
 from tests.formats.builders import C2S, S2C, Sent
 
@@ -127,7 +127,7 @@ def logs(draw: st.DrawFn) -> str:
     return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(logs(), st.booleans())
 def test_fix_changes_only_rewritten_json(log: str, unsafe: bool) -> None:
     after, report = fix_text(log, options=Options(unsafe_fixes=unsafe))

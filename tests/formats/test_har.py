@@ -15,7 +15,7 @@ from migrator.engine import Options
 from migrator.errors import InputError
 from migrator.readers import detect
 from migrator.source import split_lines
-from tests.conftest import ROOT
+from tests.conftest import ROOT, examples
 from tests.formats import builders
 from tests.formats.builders import C2S, S2C, Sent
 
@@ -191,7 +191,7 @@ def har_files(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(har_files(), st.booleans())
 def test_fix_changes_only_rewritten_bodies(text: str, unsafe: bool) -> None:
     after, report = fix_text(text, options=Options(unsafe_fixes=unsafe))

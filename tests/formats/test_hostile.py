@@ -9,16 +9,18 @@ from migrator.api import check_text, fix_text
 from migrator.engine import Options
 from migrator.errors import MigratorError
 from migrator.readers import InputFormat
+from tests.conftest import examples
 
-FORMATS = [InputFormat.YAML, InputFormat.HAR, InputFormat.CLAUDE_LOG, InputFormat.AUTO]
+FORMATS = [InputFormat.YAML, InputFormat.HAR, InputFormat.CLAUDE_LOG, InputFormat.TXTAR, InputFormat.AUTO]
 PIECES = st.sampled_from([
     "- ", "jsonrpc: '2.0'\n", "  id: 1\n", "  error: {code: -32602, message: 'Invalid params'}\n", "&a ", "*a", "!!binary ",
     '{"log": {"entries": [', '{"request": {"postData": {"text": "', '\\"jsonrpc\\":\\"2.0\\"', '"}}}', "]}}",
     "2025-06-01T10:00:00.000Z [s] [info] Message from server: ", '{"jsonrpc":"2.0","id":1,"result":{}}', "\n", "\t", "\udcff",
+    "-- client --\n", "-- server --\n", "interactions:\n", '"uri": "http://x"',
 ])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(PIECES, st.text(max_size=5)), max_size=12), st.sampled_from(FORMATS))
 def test_never_crashes(pieces: list[str], forced: InputFormat) -> None:
     text = "".join(pieces)

@@ -15,7 +15,7 @@ from migrator.engine import Options
 from migrator.errors import InputError, NotATranscriptError, UnsafeRewriteError
 from migrator.readers import InputFormat, detect
 from migrator.source import split_lines
-from tests.conftest import ROOT
+from tests.conftest import ROOT, examples
 from tests.formats import builders
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -229,7 +229,7 @@ def _plain(text: str) -> Any:
     return _Converter().value(compose(text))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(yaml_documents(), st.booleans())
 def test_fix_changes_only_rewritten_messages(document: tuple[str, list[tuple[int, int]]], unsafe: bool) -> None:
     text, spans = document
