@@ -16,7 +16,7 @@ help: ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,docs,http]'
 	@touch $(STAMP)
 
 demo: $(STAMP) ## check and fix --diff the bundled example transcripts, build the docs
