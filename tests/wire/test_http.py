@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import run_cli
 from tests.wire.helpers import HERE, INITIALIZE, LIST_TOOLS, ROOT, Peer, Spawn, call, migrate
 
 httpx = pytest.importorskip("httpx", reason="the http extra is not installed: pip install -e '.[http]'")
@@ -174,22 +175,19 @@ def test_record_writes_envelopes_and_har_without_credentials_and_check_reads_bot
         ]
 
 
-def test_har_keeps_credentials_only_with_record_secrets(spawn: Spawn, tmp_path: Path) -> None:
+def test_har_keeps_credentials_only_with_record_secrets_and_listening_wide_warns(
+    spawn: Spawn, tmp_path: Path
+) -> None:
     upstream = start_upstream(spawn)
     har = tmp_path / "secrets.har"
     proxy, url = start_proxy(
-        spawn, "proxy", "--upstream", upstream, "--har", str(har), "--record-secrets"
+        spawn, "proxy", "--upstream", upstream, "--har", str(har), "--record-secrets",
+        "--listen", "0.0.0.0:0",
     )
-    post(url, INITIALIZE, authorization="Bearer s3cret-token")
+    assert url.startswith("http://0.0.0.0:")
+    post(url.replace("0.0.0.0", "127.0.0.1"), INITIALIZE, authorization="Bearer s3cret-token")
     assert stop(proxy) == 0
     assert "Bearer s3cret-token" in har.read_text(encoding="utf-8")
-
-
-def test_listening_beyond_loopback_warns(spawn: Spawn) -> None:
-    upstream = start_upstream(spawn)
-    proxy, url = start_proxy(spawn, "proxy", "--upstream", upstream, "--listen", "0.0.0.0:0")
-    assert url.startswith("http://0.0.0.0:")
-    assert stop(proxy) == 0
     assert "warning: listening on 0.0.0.0" in proxy.stderr
 
 
@@ -202,21 +200,14 @@ def test_listening_beyond_loopback_warns(spawn: Spawn) -> None:
         (["proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen", "9100"], "HOST:PORT"),
     ],
 )
-def test_wrong_command_lines_are_usage_errors(
-    spawn: Spawn, tmp_path: Path, args: list[str], message: str
-) -> None:
-    peer = spawn(migrate(*args))
-    assert peer.wait() == 2
-    assert message in peer.stderr
+def test_wrong_command_lines_are_usage_errors(args: list[str], message: str) -> None:
+    result = run_cli(*args)
+    assert result.code == 2
+    assert message in result.err
 
 
-def test_a_missing_http_extra_says_how_to_install_it(tmp_path: Path) -> None:
-    hide = (
-        "import sys; sys.modules['httpx'] = None; sys.argv = ['mcp-transcripts', 'proxy', "
-        "'--upstream', 'http://127.0.0.1:1/mcp']; from migrator.cli import console; sys.exit(console())"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", hide], capture_output=True, text=True, cwd=ROOT, check=False
-    )
-    assert done.returncode == 2
-    assert "pip install 'mcp-transcripts[http]'" in done.stderr
+def test_a_missing_http_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "httpx", None)  # import httpx now fails
+    result = run_cli("proxy", "--upstream", "http://127.0.0.1:1/mcp")
+    assert result.code == 2
+    assert "pip install 'mcp-transcripts[http]'" in result.err
