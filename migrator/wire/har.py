@@ -33,9 +33,7 @@ if TYPE_CHECKING:
 def _headers(pairs: list[tuple[str, str]], secrets: bool) -> list[dict[str, str]]:
     from migrator.wire.http_proxy import credential_header
 
-    return [
-        {"name": k, "value": v} for k, v in pairs if secrets or not credential_header(k)
-    ]
+    return [{"name": k, "value": v} for k, v in pairs if secrets or not credential_header(k)]
 
 
 class HarEntry:

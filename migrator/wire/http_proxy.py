@@ -222,7 +222,9 @@ class Sessions:
         for fixer in {id(f): f for f in [*self._by_id.values(), self._stateless] if f}.values():
             self._add(fixer)
         messages, findings, rewritten, refused = self._ended
-        line = f"{_count(messages, 'message')}, {_count(findings, 'finding')}, {rewritten} rewritten"
+        line = (
+            f"{_count(messages, 'message')}, {_count(findings, 'finding')}, {rewritten} rewritten"
+        )
         if refused:
             line += f", {_count(refused, 'rewrite')} refused (failed validation)"
         return line
@@ -276,7 +278,9 @@ class HttpProxy:
         options = settings.options
         self.sessions: Sessions | None = None
         if options is not None:
-            self.sessions = Sessions(lambda: LiveFixer("<proxy>", options, log, quiet=settings.quiet))
+            self.sessions = Sessions(
+                lambda: LiveFixer("<proxy>", options, log, quiet=settings.quiet)
+            )
 
     def note_once(self, kind: str, what: str) -> None:
         """Log the first body of a kind we pass over unjudged."""
@@ -294,7 +298,8 @@ class HttpProxy:
             return data
         if len(data) > self.settings.max_message_bytes:
             self.note_once(
-                "oversized", f"a message over {self.settings.max_message_bytes} bytes was not judged"
+                "oversized",
+                f"a message over {self.settings.max_message_bytes} bytes was not judged",
             )
             return data
         if not is_one_json_value(data):
@@ -320,11 +325,11 @@ class HttpProxy:
             meta["session"] = session_id
         if body:
             self.observe(body, C2S, fixer, meta)  # the client's side is never changed
-        headers = [
-            (k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP
-        ]
+        headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
         headers = [(k, v) for k, v in headers if k.lower() != "accept-encoding"]
-        headers.append(("accept-encoding", "identity"))  # bodies we can read and forward as they are
+        headers.append(
+            ("accept-encoding", "identity")
+        )  # bodies we can read and forward as they are
         url = self.upstream + (f"?{request.url.query}" if request.url.query else "")
         outgoing = self.client.build_request(request.method, url, headers=headers, content=body)
         try:
@@ -332,9 +337,13 @@ class HttpProxy:
                 self.client.send(outgoing, stream=True), self.settings.timeout
             )
         except (asyncio.TimeoutError, httpx.TimeoutException):
-            return self.failure(504, body, f"the upstream did not answer within {self.settings.timeout:g}s")
+            return self.failure(
+                504, body, f"the upstream did not answer within {self.settings.timeout:g}s"
+            )
         except httpx.HTTPError as exc:
-            return self.failure(502, body, f"the upstream cannot be reached ({type(exc).__name__}: {exc})")
+            return self.failure(
+                502, body, f"the upstream cannot be reached ({type(exc).__name__}: {exc})"
+            )
 
         answered_session = upstream.headers.get("mcp-session-id") or session_id
         if self.sessions is not None and fixer is not None:
@@ -344,9 +353,7 @@ class HttpProxy:
         out_meta: dict[str, Any] = {"method": request.method, "status": upstream.status_code}
         if answered_session:
             out_meta["session"] = answered_session
-        out_headers = {
-            k: v for k, v in upstream.headers.items() if k.lower() not in HOP_BY_HOP
-        }
+        out_headers = {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_BY_HOP}
         media = upstream.headers.get("content-type", "").split(";")[0].strip().lower()
         har_entry = self.har.begin(request, body, upstream, started) if self.har else None
 
@@ -359,7 +366,11 @@ class HttpProxy:
                 background=BackgroundTask(upstream.aclose),
             )
         length = upstream.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > self.settings.max_message_bytes:
+        if (
+            length is not None
+            and length.isdigit()
+            and int(length) > self.settings.max_message_bytes
+        ):
             self.note_once(
                 "oversized", f"a body over {self.settings.max_message_bytes} bytes was not judged"
             )
@@ -372,7 +383,9 @@ class HttpProxy:
         try:
             data = await upstream.aread()
         except httpx.HTTPError as exc:
-            return self.failure(502, body, f"the upstream's answer broke off ({type(exc).__name__}: {exc})")
+            return self.failure(
+                502, body, f"the upstream's answer broke off ({type(exc).__name__}: {exc})"
+            )
         finally:
             await upstream.aclose()
         if har_entry is not None:
@@ -475,6 +488,9 @@ def serve(settings: HttpSettings, log: Log, stdout: TextIO) -> int:
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit it: without it, a response written as head and body
+        # waits ~40 ms for the client's delayed ACK (Nagle), on every exchange.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((listen.host, listen.port))
         sock.listen(128)
     except OSError as exc:
@@ -490,7 +506,11 @@ def serve(settings: HttpSettings, log: Log, stdout: TextIO) -> int:
     async def main() -> None:
         timeout = httpx.Timeout(settings.timeout, read=None)  # event streams may idle for long
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-        async with httpx.AsyncClient(timeout=timeout, limits=limits) as client:
+        # httpx writes a request's head and body apart: without TCP_NODELAY the body
+        # waits for the upstream's delayed ACK.
+        nodelay = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+        transport = httpx.AsyncHTTPTransport(limits=limits, socket_options=nodelay)
+        async with httpx.AsyncClient(timeout=timeout, transport=transport) as client:
             proxy = HttpProxy(settings, log, client, recorder, har)
             app = Starlette(routes=[Route(path, proxy.handle, methods=FORWARDED_METHODS)])
             config = uvicorn.Config(

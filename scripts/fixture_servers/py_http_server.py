@@ -27,6 +27,7 @@ JSON_RESPONSE = sys.argv[2:3] == ["json"]
 async def main() -> None:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle delay on answers
     sock.listen(64)
     app = mcp.streamable_http_app(json_response=JSON_RESPONSE)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))

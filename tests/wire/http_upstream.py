@@ -47,7 +47,11 @@ def answer(message: dict[str, Any]) -> dict[str, Any]:
         return {"jsonrpc": "2.0", "id": request_id, "result": {"tools": TOOLS}}
     if method == "tools/call":
         return call(request_id, message.get("params") or {})
-    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "error": {"code": -32601, "message": "Method not found"},
+    }
 
 
 async def mcp(request: Request) -> Response:
@@ -73,9 +77,15 @@ async def mcp(request: Request) -> Response:
     if fixture == "sse":
 
         async def events() -> AsyncIterator[bytes]:
-            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+            note = {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "working"},
+            }
             yield b"event: message\nid: e-1\ndata: " + json.dumps(note).encode() + b"\n\n"
-            yield b"event: message\nid: e-2\ndata: " + json.dumps(answer(message)).encode() + b"\n\n"
+            yield (
+                b"event: message\nid: e-2\ndata: " + json.dumps(answer(message)).encode() + b"\n\n"
+            )
 
         return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
     return JSONResponse(answer(message), headers=headers)
@@ -84,6 +94,7 @@ async def mcp(request: Request) -> Response:
 async def main() -> None:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle delay on answers
     sock.listen(64)
     app = Starlette(routes=[Route("/mcp", mcp, methods=["GET", "POST", "DELETE"])])
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))

@@ -20,7 +20,9 @@ import pytest
 from tests.conftest import run_cli
 from tests.wire.helpers import HERE, INITIALIZE, LIST_TOOLS, ROOT, Peer, Spawn, call, migrate
 
-httpx = pytest.importorskip("httpx", reason="the http extra is not installed: pip install -e '.[http]'")
+httpx = pytest.importorskip(
+    "httpx", reason="the http extra is not installed: pip install -e '.[http]'"
+)
 pytest.importorskip("uvicorn", reason="the http extra is not installed: pip install -e '.[http]'")
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -93,7 +95,9 @@ def test_proxy_rewrites_invalid_arguments_in_json_and_sse_answers(spawn: Spawn) 
     assert "id: e-2" in streamed.text  # event ids pass through (resumption)
 
     valid_sse = post(url, call(7, "add", {"a": 1, "b": 2}), "sse")
-    assert sse_messages(valid_sse)[1] == json.loads(post(upstream, call(7, "add", {"a": 1, "b": 2})).content)
+    assert sse_messages(valid_sse)[1] == json.loads(
+        post(upstream, call(7, "add", {"a": 1, "b": 2})).content
+    )
     assert stop(proxy) == 0
     assert "2 rewritten" in proxy.stderr
 
@@ -114,7 +118,9 @@ def test_unreachable_and_slow_upstreams_get_502_and_504_and_the_proxy_goes_on(
     late = post(url, call("late", "add", {"a": 1, "b": 2}), "slow")
     assert late.status_code == 504
     assert late.json()["id"] == "late"
-    assert post(url, call(43, "add", {"a": 1, "b": 2})).json()["result"]["content"][0]["text"] == "3"
+    assert (
+        post(url, call(43, "add", {"a": 1, "b": 2})).json()["result"]["content"][0]["text"] == "3"
+    )
     assert stop(proxy) == 0
 
 
@@ -181,8 +187,15 @@ def test_har_keeps_credentials_only_with_record_secrets_and_listening_wide_warns
     upstream = start_upstream(spawn)
     har = tmp_path / "secrets.har"
     proxy, url = start_proxy(
-        spawn, "proxy", "--upstream", upstream, "--har", str(har), "--record-secrets",
-        "--listen", "0.0.0.0:0",
+        spawn,
+        "proxy",
+        "--upstream",
+        upstream,
+        "--har",
+        str(har),
+        "--record-secrets",
+        "--listen",
+        "0.0.0.0:0",
     )
     assert url.startswith("http://0.0.0.0:")
     post(url.replace("0.0.0.0", "127.0.0.1"), INITIALIZE, authorization="Bearer s3cret-token")

@@ -35,7 +35,9 @@ from tests.wire.test_sdk import (  # noqa: F401 - fixtures
     sdk_python,
 )
 
-httpx = pytest.importorskip("httpx", reason="the http extra is not installed: pip install -e '.[http]'")
+httpx = pytest.importorskip(
+    "httpx", reason="the http extra is not installed: pip install -e '.[http]'"
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -113,7 +115,10 @@ def live_findings(stderr: str) -> list[tuple[str, str]]:
 
 
 def test_python_client_through_the_proxy_to_the_ts_server_in_sse_mode(
-    spawn: Spawn, tmp_path: Path, ts_prefix: Path, sdk_python: Path  # noqa: F811
+    spawn: Spawn,
+    tmp_path: Path,
+    ts_prefix: Path,
+    sdk_python: Path,  # noqa: F811
 ) -> None:
     upstream = ts_server(spawn, ts_prefix, "sse")
     recording = tmp_path / "session.jsonl"
@@ -144,7 +149,9 @@ def test_ts_client_through_the_proxy_to_the_ts_server_in_json_mode(
 
 
 def test_python_server_answers_pass_unchanged(
-    spawn: Spawn, tmp_path: Path, sdk_python: Path  # noqa: F811
+    spawn: Spawn,
+    tmp_path: Path,
+    sdk_python: Path,  # noqa: F811
 ) -> None:
     upstream = url_of(spawn([str(sdk_python), str(FIXTURE_SERVERS / "py_http_server.py")]))
     recording = tmp_path / "py.jsonl"
@@ -169,9 +176,7 @@ def sse_events(response: httpx.Response) -> Any:
             yield event_id, json.loads(line[6:])
 
 
-def test_session_lifetime_and_resumption_through_the_proxy(
-    spawn: Spawn, ts_prefix: Path
-) -> None:
+def test_session_lifetime_and_resumption_through_the_proxy(spawn: Spawn, ts_prefix: Path) -> None:
     upstream = ts_server(spawn, ts_prefix, "sse")
     peer, url = proxy(spawn, upstream)
     with httpx.Client(timeout=20) as client:
@@ -183,15 +188,26 @@ def test_session_lifetime_and_resumption_through_the_proxy(
         assert client.post(url, json=initialized, headers=headers).status_code == 202
 
         bad = {"name": "add", "arguments": {"a": "two", "b": 3}}
-        answer = client.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": bad}, headers=headers)
+        answer = client.post(
+            url,
+            json={"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": bad},
+            headers=headers,
+        )
         assert next(m for _, m in sse_events(answer))["result"]["isError"] is True
 
-        with client.stream("GET", url, headers={**headers, "accept": "text/event-stream"}) as stream:
+        with client.stream(
+            "GET", url, headers={**headers, "accept": "text/event-stream"}
+        ) as stream:
             assert stream.status_code == 200
             assert stream.headers["content-type"].startswith("text/event-stream")
 
         # A long call: take its first event, drop the connection, resume with Last-Event-ID.
-        count = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "count", "arguments": {"n": 3, "delay": 300}}}
+        count = {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "count", "arguments": {"n": 3, "delay": 300}},
+        }
         with client.stream("POST", url, json=count, headers=headers) as stream:
             first_id, first = next(sse_events(stream))
         assert first["params"]["data"] == "tick 1" and first_id
@@ -206,6 +222,8 @@ def test_session_lifetime_and_resumption_through_the_proxy(
         assert rest[-1]["result"]["content"][0]["text"] == "counted to 3"
 
         assert client.delete(url, headers=headers).status_code == 200
-        after = client.post(url, json={"jsonrpc": "2.0", "id": 4, "method": "ping"}, headers=headers)
+        after = client.post(
+            url, json={"jsonrpc": "2.0", "id": 4, "method": "ping"}, headers=headers
+        )
         assert after.status_code == 404
     assert stop(peer) == 0
