@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import statistics
 import subprocess
 import sys
@@ -105,6 +106,12 @@ HEADERS = {
 }
 
 
+def new_client() -> httpx.Client:
+    """A kept-alive client with TCP_NODELAY, as browsers and Node's http set it."""
+    nodelay = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+    return httpx.Client(timeout=30, transport=httpx.HTTPTransport(socket_options=nodelay))
+
+
 def start(command: Sequence[str]) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(list(command), stdout=subprocess.PIPE, cwd=REPO)
     assert proc.stdout is not None
@@ -139,7 +146,7 @@ def percentile(values: list[float], p: float) -> float:
 
 def latency(direct: str, proxied: str, calls: int, warmup: int, invalid_every: int) -> None:
     timings: dict[str, list[float]] = {"direct": [], "proxy": []}
-    with httpx.Client(timeout=30) as a, httpx.Client(timeout=30) as b:
+    with new_client() as a, new_client() as b:
         handshake(a, direct)
         handshake(b, proxied)
         for i in range(2, 2 + warmup + calls):
@@ -162,11 +169,11 @@ def throughput(url: str, clients: int, seconds: float) -> float:
     deadline = time.perf_counter() + seconds
 
     def work(slot: int) -> None:
-        with httpx.Client(timeout=30) as client:
-            handshake(client, url)
+        with new_client() as session:
+            handshake(session, url)
             i = 2
             while time.perf_counter() < deadline:
-                client.post(url, content=tool_call(i, 10), headers=HEADERS).raise_for_status()
+                session.post(url, content=tool_call(i, 10), headers=HEADERS).raise_for_status()
                 counts[slot] += 1
                 i += 1
 
