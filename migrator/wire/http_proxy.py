@@ -36,7 +36,7 @@ import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
@@ -182,23 +182,30 @@ class HttpSettings:
 class Sessions:
     """One :class:`LiveFixer` per MCP session; totals kept for the closing summary."""
 
-    def __init__(self, make: Callable[[], LiveFixer]) -> None:
+    def __init__(self, make: Callable[[str | None], LiveFixer]) -> None:
         self._make = make
         self._by_id: dict[str, LiveFixer] = {}
         self._stateless: LiveFixer | None = None
         self._ended = [0, 0, 0, 0]  # messages, findings, rewritten, refused
 
-    def for_request(self, session_id: str | None, body: bytes) -> LiveFixer:
-        """The fixer for a request: its session's, a new one for ``initialize``."""
+    def for_request(
+        self, session_id: str | None, body: bytes, protocol_version: str | None = None
+    ) -> LiveFixer:
+        """The fixer for a request: its session's, a new one for ``initialize``.
+
+        A session met without its handshake (begun before the proxy started, or a
+        stateless server) takes its protocol version from the request's
+        ``MCP-Protocol-Version`` header.
+        """
         if session_id is not None:
             fixer = self._by_id.get(session_id)
-            if fixer is None:  # a session begun before we started
-                fixer = self._by_id[session_id] = self._make()
+            if fixer is None:
+                fixer = self._by_id[session_id] = self._make(protocol_version)
             return fixer
         if b'"initialize"' in body:
-            return self._make()  # bound to its id when the answer names one
+            return self._make(None)  # bound to its id when the answer names one
         if self._stateless is None:
-            self._stateless = self._make()
+            self._stateless = self._make(protocol_version)
         return self._stateless
 
     def answered(self, fixer: LiveFixer, session_id: str | None) -> None:
@@ -278,9 +285,18 @@ class HttpProxy:
         options = settings.options
         self.sessions: Sessions | None = None
         if options is not None:
-            self.sessions = Sessions(
-                lambda: LiveFixer("<proxy>", options, log, quiet=settings.quiet)
-            )
+
+            def make(version: str | None) -> LiveFixer:
+                if version and options.assume_version is None:
+                    return LiveFixer(
+                        "<proxy>",
+                        replace(options, assume_version=version),
+                        log,
+                        quiet=settings.quiet,
+                    )
+                return LiveFixer("<proxy>", options, log, quiet=settings.quiet)
+
+            self.sessions = Sessions(make)
 
     def note_once(self, kind: str, what: str) -> None:
         """Log the first body of a kind we pass over unjudged."""
@@ -319,7 +335,10 @@ class HttpProxy:
         started = time.time()
         body = await request.body()
         session_id = request.headers.get("mcp-session-id")
-        fixer = self.sessions.for_request(session_id, body) if self.sessions else None
+        fixer = None
+        if self.sessions is not None:
+            version = request.headers.get("mcp-protocol-version")
+            fixer = self.sessions.for_request(session_id, body, version)
         meta: dict[str, Any] = {"method": request.method}
         if session_id:
             meta["session"] = session_id

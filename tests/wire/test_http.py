@@ -102,6 +102,19 @@ def test_proxy_rewrites_invalid_arguments_in_json_and_sse_answers(spawn: Spawn) 
     assert "2 rewritten" in proxy.stderr
 
 
+def test_a_stateless_session_takes_its_version_from_the_protocol_version_header(
+    spawn: Spawn,
+) -> None:
+    upstream = start_upstream(spawn)
+    proxy, url = start_proxy(spawn, "proxy", "-q", "--upstream", upstream)
+    headers = {**ACCEPT, "mcp-protocol-version": "2026-07-28"}
+    bad = json.dumps(call(1, "add", {"a": "one", "b": 2}))
+    result = httpx.post(url, content=bad, headers=headers, timeout=20).json()["result"]
+    assert result["isError"] is True
+    assert result["resultType"] == "complete"  # the 2026-07-28 shape, without a handshake
+    assert stop(proxy) == 0
+
+
 def test_unreachable_and_slow_upstreams_get_502_and_504_and_the_proxy_goes_on(
     spawn: Spawn,
 ) -> None:

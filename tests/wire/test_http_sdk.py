@@ -46,6 +46,7 @@ pytestmark = [
 
 FIXTURE_SERVERS = ROOT / "scripts" / "fixture_servers"
 ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+NAMED_ARGUMENT = {2: "arguments.a", 3: "arguments.date"}  # what each invalid call got wrong
 FINDING = re.compile(r"mcp-transcripts: <proxy>:\d+:\d+: (MCP\d+) (.*?)( \[rewritten\])?$")
 
 
@@ -101,6 +102,7 @@ def assert_fixed(through: dict[str, Any], direct: dict[str, Any]) -> None:
         result = calls[i]["result"]
         assert result["isError"] is True
         assert f"tool {CALLS[i]['name']}" in result["content"][0]["text"]
+        assert NAMED_ARGUMENT[i] in result["content"][0]["text"]
         assert result["_meta"][PROVENANCE]["code"] == -32602
     assert calls[UNKNOWN]["error"]["code"] == -32602
 
