@@ -131,7 +131,6 @@ def http_settings(args: argparse.Namespace, **kwargs: object) -> HttpSettings:
     return HttpSettings(
         upstream=args.upstream,
         listen=args.listen or DEFAULT_LISTEN,
-        listen_given=args.listen is not None,
         har=args.har,
         record_secrets=args.record_secrets,
         timeout=args.upstream_timeout,

@@ -155,8 +155,6 @@ class HttpSettings:
     Args:
         upstream: the server's URL.
         listen: ``HOST:PORT`` to listen on.
-        listen_given: ``--listen`` was on the command line (another address than
-            loopback needs that).
         options: engine options when answers are fixed (``proxy``); ``None`` passes
             everything unchanged (``record``).
         record: envelope JSONL of the original traffic goes here.
@@ -169,7 +167,6 @@ class HttpSettings:
 
     upstream: str
     listen: str = DEFAULT_LISTEN
-    listen_given: bool = False
     options: Options | None = None
     record: str | None = None
     har: str | None = None
