@@ -247,6 +247,24 @@ def request_id(body: bytes) -> Any:
     return message.get("id") if isinstance(message, dict) else None
 
 
+def passed_headers(
+    upstream: httpx.Response, length: str | None = None
+) -> list[tuple[bytes, bytes]]:
+    """The upstream's response headers for the client, repeated ones (``Set-Cookie``) kept.
+
+    Headers of one hop are left to our own server; ``Content-Length`` is ``length``
+    when given (the body's, as it is sent on).
+    """
+    kept = [
+        (name, value)
+        for name, value in upstream.headers.raw
+        if name.decode("latin-1").lower() not in HOP_BY_HOP
+    ]
+    if length is not None:
+        kept.append((b"content-length", length.encode("latin-1")))
+    return kept
+
+
 def credential_header(name: str) -> bool:
     """Headers that carry secrets: never recorded without ``--record-secrets``."""
     name = name.lower()
@@ -369,18 +387,16 @@ class HttpProxy:
         out_meta: dict[str, Any] = {"method": request.method, "status": upstream.status_code}
         if answered_session:
             out_meta["session"] = answered_session
-        out_headers = {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_BY_HOP}
         media = upstream.headers.get("content-type", "").split(";")[0].strip().lower()
         har_entry = self.har.begin(request, body, upstream, started) if self.har else None
 
         if media == "text/event-stream":
             events = self.events(upstream, fixer, out_meta, har_entry)
-            return StreamingResponse(
-                events,
-                status_code=upstream.status_code,
-                headers=out_headers,
-                background=BackgroundTask(upstream.aclose),
+            response: Response = StreamingResponse(
+                events, status_code=upstream.status_code, background=BackgroundTask(upstream.aclose)
             )
+            response.raw_headers = passed_headers(upstream)
+            return response
         length = upstream.headers.get("content-length")
         if (
             length is not None
@@ -390,12 +406,13 @@ class HttpProxy:
             self.note_once(
                 "oversized", f"a body over {self.settings.max_message_bytes} bytes was not judged"
             )
-            return StreamingResponse(
+            response = StreamingResponse(
                 self.raw(upstream, har_entry),
                 status_code=upstream.status_code,
-                headers={**out_headers, "content-length": length},
                 background=BackgroundTask(upstream.aclose),
             )
+            response.raw_headers = passed_headers(upstream, length)
+            return response
         try:
             data = await upstream.aread()
         except httpx.HTTPError as exc:
@@ -414,10 +431,10 @@ class HttpProxy:
             else:
                 self.observe(data, S2C, None, out_meta)
         if out is not data:
-            out_headers.pop("content-length", None)  # recomputed for the new body
-        elif length is not None:
-            out_headers["content-length"] = length
-        return Response(out, status_code=upstream.status_code, headers=out_headers)
+            length = str(len(out))  # recomputed for the rewritten body only
+        response = Response(out, status_code=upstream.status_code)
+        response.raw_headers = passed_headers(upstream, length)
+        return response
 
     async def events(
         self,

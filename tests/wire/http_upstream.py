@@ -10,7 +10,8 @@ per request with the ``X-Fixture`` header, which the proxy passes through:
   answered with a JSON array.
 
 Every answer carries ``Mcp-Session-Id: s-1`` and ``X-Seen-Authorization``
-(what Authorization header arrived), and ``DELETE`` answers 204. It prints its
+(what Authorization header arrived), a JSON answer two ``Set-Cookie`` headers, and
+``DELETE`` answers 204. It prints its
 URL (``http://127.0.0.1:PORT/mcp``) and serves until killed.
 """
 
@@ -88,7 +89,10 @@ async def mcp(request: Request) -> Response:
             )
 
         return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
-    return JSONResponse(answer(message), headers=headers)
+    response = JSONResponse(answer(message), headers=headers)
+    response.set_cookie("first", "cookie-one")  # a header that comes twice
+    response.set_cookie("second", "cookie-two")
+    return response
 
 
 async def main() -> None:

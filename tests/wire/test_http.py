@@ -79,6 +79,7 @@ def test_proxy_rewrites_invalid_arguments_in_json_and_sse_answers(spawn: Spawn) 
     invalid = post(url, call(4, "add", {"a": "one", "b": 2}))
     assert invalid.status_code == 200
     assert int(invalid.headers["content-length"]) == len(invalid.content)  # recomputed
+    assert len(invalid.headers.get_list("set-cookie")) == 2  # repeated headers kept
     result = invalid.json()["result"]
     assert result["isError"] is True
     assert "tool add" in result["content"][0]["text"]
@@ -181,6 +182,7 @@ def test_record_writes_envelopes_and_har_without_credentials_and_check_reads_bot
     assert len(document["log"]["entries"]) == 4
     for path in (out, har):
         assert "s3cret" not in path.read_text(encoding="utf-8")
+        assert "cookie-two" not in path.read_text(encoding="utf-8")
         done = subprocess.run(
             migrate("check", "--output-format", "json", "--fail-on", "never", str(path)),
             capture_output=True,
