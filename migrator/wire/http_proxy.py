@@ -297,6 +297,8 @@ class HttpProxy:
         self.har = har
         self.upstream = settings.upstream
         self._noted: set[str] = set()
+        self._streams: set[httpx.Response] = set()  # event streams still open
+        self.closing = False
         options = settings.options
         self.sessions: Sessions | None = None
         if options is not None:
@@ -447,6 +449,7 @@ class HttpProxy:
         import httpx
         from httpx_sse import EventSource
 
+        self._streams.add(upstream)
         try:
             async for event in EventSource(upstream).aiter_sse():
                 original = encode_event(event)
@@ -459,11 +462,19 @@ class HttpProxy:
                 data = event.data.encode("utf-8")
                 out = self.observe(data, S2C, fixer, event_meta)
                 yield original if out is data else encode_event(event, out.decode("utf-8"))
-        except httpx.HTTPError as exc:
-            self.log(f"the upstream's event stream broke off ({type(exc).__name__}: {exc})")
+        except (httpx.HTTPError, httpx.StreamError) as exc:
+            if not self.closing:  # closed by end_streams() otherwise
+                self.log(f"the upstream's event stream broke off ({type(exc).__name__}: {exc})")
         finally:
+            self._streams.discard(upstream)
             if har_entry is not None:
                 har_entry.finish()
+            await upstream.aclose()
+
+    async def end_streams(self) -> None:
+        """Close the event streams still open, so that their clients see them end."""
+        self.closing = True
+        for upstream in list(self._streams):
             await upstream.aclose()
 
     async def raw(self, upstream: httpx.Response, har_entry: Any) -> AsyncIterator[bytes]:
@@ -553,7 +564,14 @@ def serve(settings: HttpSettings, log: Log, stdout: TextIO) -> int:
                 lifespan="off",
                 timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
             )
-            server = uvicorn.Server(config)
+
+            class Server(uvicorn.Server):
+                async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+                    # An open GET stream would hold the graceful shutdown until its timeout.
+                    await proxy.end_streams()
+                    await super().shutdown(sockets)
+
+            server = Server(config)
             print(f"http://{host}:{port}{path}", file=stdout, flush=True)
             log(f"forwarding http://{host}:{port}{path} to {upstream}; Ctrl-C stops")
             try:
