@@ -10,8 +10,8 @@ per request with the ``X-Fixture`` header, which the proxy passes through:
   answered with a JSON array.
 
 Every answer carries ``Mcp-Session-Id: s-1`` and ``X-Seen-Authorization``
-(what Authorization header arrived), a JSON answer two ``Set-Cookie`` headers, and
-``DELETE`` answers 204. It prints its
+(what Authorization header arrived), a JSON answer two ``Set-Cookie`` headers.
+``GET`` opens an event stream that never ends; ``DELETE`` answers 204. It prints its
 URL (``http://127.0.0.1:PORT/mcp``) and serves until killed.
 """
 
@@ -62,8 +62,21 @@ async def mcp(request: Request) -> Response:
     }
     if request.method == "DELETE":
         return Response(status_code=204, headers=headers)
-    if request.method == "GET":
-        return Response(status_code=405, headers=headers)
+    if request.method == "GET":  # the server's stream: a notification every 50 ms, for ever
+
+        async def ticks() -> AsyncIterator[bytes]:
+            n = 0
+            while True:
+                n += 1
+                note = {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": "info", "data": n},
+                }
+                yield f"id: t-{n}\ndata: {json.dumps(note)}\n\n".encode()
+                await asyncio.sleep(0.05)
+
+        return StreamingResponse(ticks(), media_type="text/event-stream", headers=headers)
     fixture = request.headers.get("x-fixture", "json")
     body = await request.body()
     if fixture == "text":

@@ -196,6 +196,29 @@ def test_record_writes_envelopes_and_har_without_credentials_and_check_reads_bot
         ]
 
 
+def test_ctrl_c_with_a_stream_open_ends_promptly_with_complete_files(
+    spawn: Spawn, tmp_path: Path
+) -> None:
+    upstream = start_upstream(spawn)
+    out, har = tmp_path / "stream.jsonl", tmp_path / "stream.har"
+    recorder, url = start_proxy(
+        spawn, "record", "--upstream", upstream, "--out", str(out), "--har", str(har)
+    )
+    headers = {"accept": "text/event-stream", "mcp-session-id": "s-1"}
+    with httpx.stream("GET", url, headers=headers, timeout=20) as stream:
+        lines = stream.iter_lines()
+        assert next(lines) == "id: t-1"
+        recorder.proc.send_signal(signal.SIGINT)
+        assert recorder.wait(timeout=10) == 0
+        rest = list(lines)  # the stream ends with the recorder, it is not cut mid-event
+    assert "Traceback" not in recorder.stderr
+    assert rest[-1] == "" and rest[-2].startswith("data: ")
+    rows = [json.loads(line) for line in out.read_bytes().splitlines()]
+    assert rows and all(r["http"]["method"] == "GET" for r in rows)
+    entry = json.loads(har.read_text(encoding="utf-8"))["log"]["entries"][0]
+    assert entry["response"]["content"]["text"].startswith("id: t-1\ndata: ")
+
+
 def test_har_keeps_credentials_only_with_record_secrets_and_listening_wide_warns(
     spawn: Spawn, tmp_path: Path
 ) -> None:
