@@ -8,12 +8,17 @@ from pathlib import Path
 from migrator.commands import IO, formatter
 
 NAME = "proxy"
-HELP = "run a stdio server behind a proxy that fixes its answers live"
+HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answers live"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add proxy's arguments."""
-    from migrator.wire.commandline import RELAY_EPILOG, add_server_argument
+    from migrator.wire.commandline import (
+        HTTP_EPILOG,
+        RELAY_EPILOG,
+        add_http_arguments,
+        add_server_argument,
+    )
 
     parser.description = (
         "Start the server and pass every line both ways; answers the rules can fix\n"
@@ -22,12 +27,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.formatter_class = formatter()
     parser.epilog = (
-        RELAY_EPILOG + "\n\nexample:\n  mcp-transcripts proxy --record session.jsonl -- node server.js"
+        RELAY_EPILOG
+        + "\n\n"
+        + HTTP_EPILOG
+        + "\n\nexamples:\n  mcp-transcripts proxy --record session.jsonl -- node server.js"
+        + "\n  mcp-transcripts proxy --upstream http://127.0.0.1:9000/mcp --listen 127.0.0.1:9100"
     )
     parser.add_argument(
         "--record",
         metavar="FILE",
-        help="also record the ORIGINAL traffic (before any rewrite) to FILE, as wire JSONL",
+        help="also record the ORIGINAL traffic (before any rewrite) to FILE, as wire JSONL "
+        "(envelope JSONL with HTTP metadata for --upstream)",
     )
     parser.add_argument(
         "--unsafe-fixes",
@@ -51,13 +61,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do not log each finding and the closing summary to stderr",
     )
+    add_http_arguments(parser)
     add_server_argument(parser)
 
 
 def run(args: argparse.Namespace, io: IO) -> int:
-    """Relay and fix until the server exits; return its exit code."""
+    """Relay and fix until the server exits (or, over HTTP, until interrupted)."""
     from migrator.engine import Options
-    from migrator.wire.commandline import server_command, stderr_log, stdio_fds
+    from migrator.wire.commandline import (
+        http_settings,
+        refuse_http_only_options,
+        server_command,
+        stderr_log,
+        stdio_fds,
+    )
+
+    options = Options(
+        unsafe_fixes=args.unsafe_fixes,
+        provenance=args.provenance,
+        assume_version=args.assume_version,
+        apply_fixes=True,
+    )
+    if args.upstream:
+        from migrator.wire.http_proxy import serve
+
+        settings = http_settings(args, options=options, record=args.record, quiet=args.quiet)
+        return serve(settings, stderr_log(io.stderr), io.stdout)
+    refuse_http_only_options(args)
     from migrator.wire.fixer import LiveFixer
     from migrator.wire.recording import Recorder
     from migrator.wire.relay import Relay
@@ -65,12 +95,6 @@ def run(args: argparse.Namespace, io: IO) -> int:
     command = server_command(args)
     stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)
     log = stderr_log(io.stderr)
-    options = Options(
-        unsafe_fixes=args.unsafe_fixes,
-        provenance=args.provenance,
-        assume_version=args.assume_version,
-        apply_fixes=True,
-    )
     path = Path(args.record).name if args.record else "<proxy>"
     fixer = LiveFixer(path, options, log, quiet=args.quiet)
     recorder = Recorder.open(args.record, envelope=False, log=log) if args.record else None

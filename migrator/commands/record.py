@@ -7,12 +7,17 @@ import argparse
 from migrator.commands import IO, formatter
 
 NAME = "record"
-HELP = "run a stdio server behind a transparent proxy and record its traffic"
+HELP = "run a stdio or Streamable HTTP server behind a transparent proxy and record its traffic"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add record's arguments."""
-    from migrator.wire.commandline import RELAY_EPILOG, add_server_argument
+    from migrator.wire.commandline import (
+        HTTP_EPILOG,
+        RELAY_EPILOG,
+        add_http_arguments,
+        add_server_argument,
+    )
 
     parser.description = (
         "Start the server, pass every line both ways unchanged, and append each line to FILE\n"
@@ -20,7 +25,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.formatter_class = formatter()
     parser.epilog = (
-        RELAY_EPILOG + "\n\nexample:\n  mcp-transcripts record --out session.jsonl -- node server.js"
+        RELAY_EPILOG
+        + "\n\n"
+        + HTTP_EPILOG
+        + " Over HTTP the recording is always envelope JSONL, with the HTTP method,\n"
+        + "status and session id of each message."
+        + "\n\nexamples:\n  mcp-transcripts record --out session.jsonl -- node server.js"
+        + "\n  mcp-transcripts record --upstream https://mcp.example.com/mcp --listen 127.0.0.1:9100 --out session.jsonl"
     )
     parser.add_argument(
         "--out",
@@ -34,12 +45,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help='write {"ts", "direction", "message"} lines instead; the message is embedded byte for byte',
     )
+    add_http_arguments(parser)
     add_server_argument(parser)
 
 
 def run(args: argparse.Namespace, io: IO) -> int:
-    """Relay and record until the server exits; return its exit code."""
-    from migrator.wire.commandline import server_command, stderr_log, stdio_fds
+    """Relay and record until the server exits (or, over HTTP, until interrupted)."""
+    from migrator.wire.commandline import (
+        http_settings,
+        refuse_http_only_options,
+        server_command,
+        stderr_log,
+        stdio_fds,
+    )
+
+    if args.upstream:
+        from migrator.wire.http_proxy import serve
+
+        return serve(http_settings(args, record=args.out), stderr_log(io.stderr), io.stdout)
+    refuse_http_only_options(args)
     from migrator.wire.recording import Recorder
     from migrator.wire.relay import Relay
 

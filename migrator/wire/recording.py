@@ -23,7 +23,7 @@ import datetime as dt
 import json
 import threading
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from migrator import jsontext
 from migrator.errors import UsageError
@@ -58,16 +58,25 @@ def is_one_json_value(body: bytes) -> bool:
     return jsontext.skip_ws(text, end) == len(text)
 
 
-def envelope_line(line: bytes, direction: Direction, when: dt.datetime | None = None) -> bytes:
+def envelope_line(
+    line: bytes,
+    direction: Direction,
+    when: dt.datetime | None = None,
+    meta: dict[str, Any] | None = None,
+) -> bytes:
     """The envelope line for one line of traffic.
 
     Args:
         line: the line as it passed, with or without its line ending.
         direction: who sent it.
         when: the time stamp (now, in UTC, by default).
+        meta: how it travelled (HTTP method, status, session id), written under
+            ``"http"`` before the message.
     """
     stamp = (when or _utc_now()).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     head = f'{{"ts": "{stamp}", "direction": "{direction.value}", '.encode()
+    if meta:
+        head += b'"http": ' + encode(json.dumps(meta, ensure_ascii=False)) + b", "
     body = strip_line_ending(line)
     if is_one_json_value(body):
         return head + b'"message": ' + body + b"}\n"
@@ -114,10 +123,10 @@ class Recorder:
             ) from exc
         return cls(stream, envelope=envelope, log=log, name=path)
 
-    def write(self, line: bytes, direction: Direction) -> None:
-        """Append one line of traffic and flush it."""
+    def write(self, line: bytes, direction: Direction, meta: dict[str, Any] | None = None) -> None:
+        """Append one line of traffic and flush it (``meta`` goes into an envelope line)."""
         if self.envelope:
-            data = envelope_line(line, direction)
+            data = envelope_line(line, direction, meta=meta)
         else:
             data = line if line.endswith(b"\n") else line + b"\n"
         with self._lock:

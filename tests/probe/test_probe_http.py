@@ -1,6 +1,7 @@
 """``mcp-transcripts probe --url`` against the TypeScript SDK 1.20.2 Streamable HTTP server.
 
-The server (``scripts/fixture_servers/ts_http_server.mjs``) runs beside the SDK release
+The server (``scripts/fixture_servers/ts_http_server.mjs``, shared with the HTTP proxy
+tests) runs beside the SDK release
 the recorder installs into ``.fixtures-work/ts-sdk-old/``; skipped without node or npm.
 """
 
@@ -36,9 +37,9 @@ def http_server(request: pytest.FixtureRequest, recorder) -> Iterator[str]:  # n
     process = subprocess.Popen(["node", str(script), request.param], stdout=subprocess.PIPE)
     try:
         assert process.stdout is not None
-        ready = process.stdout.readline().decode().split()
-        assert ready[:1] == ["listening"], ready
-        yield f"http://127.0.0.1:{ready[1]}/mcp"
+        url = process.stdout.readline().decode().strip()  # the server prints its URL when ready
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp"), url
+        yield url
     finally:
         process.terminate()
         process.wait(timeout=10)
