@@ -18,6 +18,7 @@ from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
 from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
 from migrator.readers.har import HarReader, looks_like_har
 from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
+from migrator.readers.otlp import OtlpJsonReader, looks_like_otlp
 from migrator.readers.wire import WireReader, looks_like_message
 from migrator.readers.yamlfile import YamlReader, looks_like_yaml
 
@@ -36,6 +37,7 @@ class InputFormat(str, Enum):
     YAML = "yaml"
     HAR = "har"
     CLAUDE_LOG = "claude-log"
+    OTLP_JSON = "otlp-json"
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if forced in _WHOLE_FORMATS:
         return Detection(_WHOLE_FORMATS[forced](), f"forced by --input-format {forced.value}")
     if forced is InputFormat.AUTO:
+        if looks_like_otlp(head):
+            return Detection(OtlpJsonReader(), "an OpenTelemetry trace (OTLP JSON export requests): MCP spans")
         # HAR before JSON documents (a HAR file is one); the line formats after them.
         if looks_like_har(head):
             return Detection(HarReader(), "a HAR file (HTTP Archive): messages in request and response bodies")
@@ -110,6 +114,7 @@ _WHOLE_FORMATS: dict[InputFormat, type[Reader]] = {
     InputFormat.YAML: YamlReader,
     InputFormat.HAR: HarReader,
     InputFormat.CLAUDE_LOG: ClaudeLogReader,
+    InputFormat.OTLP_JSON: OtlpJsonReader,
 }
 
 

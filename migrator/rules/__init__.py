@@ -84,6 +84,13 @@ def _load() -> None:
         mcp302_invalid_utf8,
         mcp303_response_without_request,
         mcp304_request_id_reused,
+        mcp401_trace_validation_error_as_protocol_error,
+        mcp402_trace_tool_error_without_error_type,
+        mcp403_span_missing_required_attribute,
+        mcp404_span_attribute_wrong_type,
+        mcp405_span_attribute_not_in_conventions,
+        mcp406_span_name_not_conventional,
+        mcp407_not_an_export_request,
     )
 
 
