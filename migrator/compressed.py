@@ -30,7 +30,8 @@ class CheckedGzipFile(gzip.GzipFile):
             return method(*args)
         except EOFError as exc:
             raise InputError(
-                "the gzip file is truncated (it ends before the end-of-stream marker)", path=self.path
+                "the gzip file is truncated (it ends before the end-of-stream marker)",
+                path=self.path,
             ) from exc
         except (gzip.BadGzipFile, zlib.error) as exc:
             raise InputError(f"the gzip file is corrupt: {exc}", path=self.path) from exc

@@ -276,7 +276,10 @@ class OperationTracker:
                 if one.side == "client" and other.server is not None:
                     one.server = other.server  # the server's own name, from its resource
             if op.version is None and peer.version is not None:
-                op.version, op.version_source = peer.version, f"{peer.version_source} ({peer.side} side)"
+                op.version, op.version_source = (
+                    peer.version,
+                    f"{peer.version_source} ({peer.side} side)",
+                )
         self._remember(self.by_span, (span.trace_id, span.span_id), op)
         if span.parent_span_id:
             self._remember(self.by_parent, (span.trace_id, span.parent_span_id), op)

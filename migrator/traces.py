@@ -76,7 +76,11 @@ def check_trace(
                 if rule.per_call:
                     key = (rule.info.code, span.trace_id, span.span_id)
                     peer = op.peer
-                    if peer is not None and (rule.info.code, peer.span.trace_id, peer.span.span_id) in reported_calls:
+                    if (
+                        peer is not None
+                        and (rule.info.code, peer.span.trace_id, peer.span.span_id)
+                        in reported_calls
+                    ):
                         continue
                 group = rule.group(op)
                 if group is not None:
@@ -97,5 +101,11 @@ def check_trace(
 def _problem_finding(path: str, problem: Problem) -> Finding:
     info = get_rule(problem.code)
     return Finding(
-        path, problem.line, problem.column, info.code, info.slug, info.default_severity, problem.message
+        path,
+        problem.line,
+        problem.column,
+        info.code,
+        info.slug,
+        info.default_severity,
+        problem.message,
     )

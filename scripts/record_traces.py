@@ -48,12 +48,19 @@ WORK = REPO / ".fixtures-work" / "traces"
 OUT = REPO / "tests" / "fixtures" / "traces"
 MANIFEST = OUT / "manifest.json"
 VENV = WORK / "venv"
-PY_REQUIREMENTS = ["mcp==2.3.0", "opentelemetry-sdk", "opentelemetry-exporter-otlp-proto-common", "protobuf"]
+PY_REQUIREMENTS = [
+    "mcp==2.3.0",
+    "opentelemetry-sdk",
+    "opentelemetry-exporter-otlp-proto-common",
+    "protobuf",
+]
 SERVERS = {
-    # name: (TypeScript SDK version, what it does with invalid arguments)
+    # name: (SDK version, what it does with invalid arguments)
     "ts-sdk-1.20.2": ("1.20.2", "JSON-RPC error -32602"),
     "ts-sdk-1.32.2": ("1.32.2", "isError result"),
+    "py-sdk-2.3.0": ("2.3.0", "isError result; the server traces itself too"),
 }
+TS_SERVERS = ("ts-sdk-1.20.2", "ts-sdk-1.32.2")
 
 FLIGHT = {"from": "SFO", "to": "JFK", "date": "2025-12-01"}
 # (tool, arguments, what it exercises); arguments None means omitted.
@@ -80,7 +87,9 @@ def run(cmd: list[str]) -> str:
     log(f"  $ {' '.join(cmd)}")
     done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=1800)
     if done.returncode != 0:
-        raise SystemExit(f"error: {cmd[0]} failed (exit {done.returncode}):\n{(done.stderr or done.stdout)[-2000:]}")
+        raise SystemExit(
+            f"error: {cmd[0]} failed (exit {done.returncode}):\n{(done.stderr or done.stdout)[-2000:]}"
+        )
     return done.stdout
 
 
@@ -89,14 +98,25 @@ def install() -> None:
     sys.path.insert(0, str(SCRIPTS))
     import record_fixtures
 
-    for name, (version, _) in SERVERS.items():
+    for name in TS_SERVERS:
+        version = SERVERS[name][0]
         prefix = WORK / name
         if record_fixtures.npm_version(prefix, record_fixtures.TS_SDK) != version:
             record_fixtures.npm_install(prefix, f"{record_fixtures.TS_SDK}@{version}")
     record_fixtures.pip_install(VENV, PY_REQUIREMENTS, upgrade=False)
 
 
-def server_command(name: str) -> list[str]:
+def server_command(name: str, server_spans: Path) -> list[str]:
+    if name not in TS_SERVERS:  # the Python SDK server, traced by this script's --server mode
+        server = SCRIPTS / "fixture_servers" / "py_server.py"
+        return [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--server",
+            str(server_spans),
+            str(server),
+            SERVERS[name][0],
+        ]
     prefix = WORK / name
     server = prefix / "ts_server.mjs"  # beside node_modules, so imports resolve there
     server.write_bytes((SCRIPTS / "fixture_servers" / "ts_server.mjs").read_bytes())
@@ -110,49 +130,90 @@ def server_command(name: str) -> list[str]:
 async def drive(command: list[str]) -> list[dict[str, Any]]:
     from mcp import ClientSession, StdioServerParameters, stdio_client
     from mcp.shared.exceptions import MCPError
+    from opentelemetry import trace
 
     answers: list[dict[str, Any]] = []
     params = StdioServerParameters(command=command[0], args=command[1:])
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        init = await session.initialize()
-        answers.append({"method": "initialize", "answer": f"protocolVersion {init.protocol_version}"})
-        tools = await session.list_tools()
-        answers.append({"method": "tools/list", "answer": f"{len(tools.tools)} tools"})
-        for tool, arguments, exercises in CALLS:
-            entry: dict[str, Any] = {"method": "tools/call", "tool": tool, "exercises": exercises}
-            try:
-                result = await session.call_tool(tool, arguments)
-            except MCPError as exc:
-                entry["answer"] = f"JSON-RPC error {exc.error.code}"
-            else:
-                entry["answer"] = "isError result" if result.is_error else "result"
-            answers.append(entry)
+    tracer = trace.get_tracer("fixture-agent")
+    # One root span around the session, as an agent run would have: every MCP span is in its trace.
+    with tracer.start_as_current_span("agent run"):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await _plan(session, answers, MCPError)
     return answers
 
 
-def client_main(name: str) -> int:
+async def _plan(session: Any, answers: list[dict[str, Any]], mcp_error: type[Exception]) -> None:
+    init = await session.initialize()
+    answers.append({"method": "initialize", "answer": f"protocolVersion {init.protocol_version}"})
+    tools = await session.list_tools()
+    answers.append({"method": "tools/list", "answer": f"{len(tools.tools)} tools"})
+    for tool, arguments, exercises in CALLS:
+        entry: dict[str, Any] = {"method": "tools/call", "tool": tool, "exercises": exercises}
+        try:
+            result = await session.call_tool(tool, arguments)
+        except mcp_error as exc:
+            entry["answer"] = f"JSON-RPC error {exc.error.code}"  # type: ignore[attr-defined]
+        else:
+            entry["answer"] = "isError result" if result.is_error else "result"
+        answers.append(entry)
+
+
+def trace_to(path: Path, service: str) -> Any:
+    """Trace this process with the OpenTelemetry SDK; each finished span is one export request line in ``path``."""
     from google.protobuf.json_format import MessageToDict
     from opentelemetry import trace
     from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 
-    exporter = InMemorySpanExporter()
-    resource = Resource.create({"service.name": "fixture-client", "service.version": "1.0.0"})
+    class LineExporter(SpanExporter):  # what the Collector's file exporter writes, span by span
+        def export(self, spans: Any) -> SpanExportResult:
+            request = MessageToDict(encode_spans(spans))
+            with path.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(hex_ids(request), separators=(",", ":")) + "\n")
+            return SpanExportResult.SUCCESS
+
+    resource = Resource.create({"service.name": service, "service.version": "1.0.0"})
     provider = TracerProvider(resource=resource)
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    provider.add_span_processor(SimpleSpanProcessor(LineExporter()))
     trace.set_tracer_provider(provider)
-    answers = asyncio.run(drive(server_command(name)))
+    return provider
+
+
+def client_main(name: str) -> int:
+    client_spans = WORK / f"{name}.client.jsonl"
+    server_spans = WORK / f"{name}.server.jsonl"
+    for stale in (client_spans, server_spans):
+        stale.unlink(missing_ok=True)
+    provider = trace_to(client_spans, "fixture-client")
+    answers = asyncio.run(drive(server_command(name, server_spans)))
     provider.force_flush()
-    lines = []
-    for span in exporter.get_finished_spans():  # one export request per span, as a batch of one
-        request = MessageToDict(encode_spans([span]))
-        lines.append(json.dumps(hex_ids(request), separators=(",", ":")))
+    lines = client_spans.read_text(encoding="utf-8").splitlines()
+    if server_spans.exists():  # both services export to one Collector: one file, in time order
+        lines += server_spans.read_text(encoding="utf-8").splitlines()
+        lines.sort(key=_end_time)
     (OUT / f"{name}.otlp.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(json.dumps(answers))
     return 0
+
+
+def server_main(spans: str, server: str, version: str) -> int:
+    """Run the Python fixture server over stdio, traced (the SDK's server spans)."""
+    import runpy
+
+    provider = trace_to(Path(spans), "fixture-py-server")
+    sys.argv = [server, version]
+    try:
+        runpy.run_path(server, run_name="__main__")
+    finally:
+        provider.force_flush()
+    return 0
+
+
+def _end_time(line: str) -> int:
+    request = json.loads(line)
+    return int(request["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["endTimeUnixNano"])
 
 
 def hex_ids(request: dict[str, Any]) -> dict[str, Any]:
@@ -173,19 +234,37 @@ def hex_ids(request: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--no-install", action="store_true", help="reuse the installs in .fixtures-work/traces/")
+    parser.add_argument(
+        "--no-install", action="store_true", help="reuse the installs in .fixtures-work/traces/"
+    )
     parser.add_argument("--client", metavar="NAME", help=argparse.SUPPRESS)  # inside the venv
+    parser.add_argument(
+        "--server", nargs=3, metavar=("SPANS", "SERVER", "VERSION"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if args.client:
         return client_main(args.client)
+    if args.server:
+        return server_main(*args.server)
     if not args.no_install:
         install()
     OUT.mkdir(parents=True, exist_ok=True)
     python = str(VENV / "bin" / "python")
-    manifest: dict[str, Any] = {"client": run([python, "-c", "import importlib.metadata as m; print('mcp ' + m.version('mcp') + ', opentelemetry-sdk ' + m.version('opentelemetry-sdk'))"]).strip(), "traces": {}}
+    manifest: dict[str, Any] = {
+        "client": run(
+            [
+                python,
+                "-c",
+                "import importlib.metadata as m; print('mcp ' + m.version('mcp') + ', opentelemetry-sdk ' + m.version('opentelemetry-sdk'))",
+            ]
+        ).strip(),
+        "traces": {},
+    }
     for name, (version, answers_invalid) in SERVERS.items():
         log(f"{name}: recording")
-        answers = json.loads(run([python, str(Path(__file__).resolve()), "--client", name]).strip().splitlines()[-1])
+        answers = json.loads(
+            run([python, str(Path(__file__).resolve()), "--client", name]).strip().splitlines()[-1]
+        )
         manifest["traces"][f"{name}.otlp.jsonl"] = {
             "server": f"@modelcontextprotocol/sdk {version} (scripts/fixture_servers/ts_server.mjs)",
             "invalid_arguments": answers_invalid,

@@ -104,15 +104,15 @@ class Batch:
 
 def looks_like_otlp(head: list[str]) -> bool:
     """True when the file starts like an OTLP JSON export request (one per line or one document)."""
+    opened = False  # a pretty-printed document: "{" alone, the key on the next line
     for text in head:
-        stripped = text.lstrip(BOM + " \t\r\n")
+        stripped = text.lstrip(BOM).strip()
         if not stripped:
             continue
-        if _DOCUMENT_START.match(stripped):
-            return True
-        if stripped == "{" or stripped.startswith("{\n") or stripped.rstrip() == "{":
-            continue  # a pretty-printed document: the key is on the next line
-        return False
+        if not opened and stripped == "{":
+            opened = True
+            continue
+        return bool(_DOCUMENT_START.match(stripped if not opened else "{" + stripped))
     return False
 
 
@@ -209,7 +209,9 @@ def spans_of(request: Any, line: int) -> list[Span] | str:
         if not isinstance(entry, dict):
             return "an entry of resourceSpans is not an object"
         resource_raw = entry.get("resource") or {}
-        resource, _ = key_values(resource_raw.get("attributes") if isinstance(resource_raw, dict) else None)
+        resource, _ = key_values(
+            resource_raw.get("attributes") if isinstance(resource_raw, dict) else None
+        )
         scope_spans = entry.get("scopeSpans", entry.get("scope_spans", []))
         if not isinstance(scope_spans, list):
             return "scopeSpans is not a list"
@@ -289,7 +291,9 @@ class OtlpJsonReader(Reader):
                 continue
             spans = spans_of(parsed[0], line_no)
             if isinstance(spans, str):
-                yield Problem(NOT_AN_EXPORT_REQUEST, f"not an OTLP export request: {spans}", line_no)
+                yield Problem(
+                    NOT_AN_EXPORT_REQUEST, f"not an OTLP export request: {spans}", line_no
+                )
                 continue
             yield Batch(line_no, spans)
 

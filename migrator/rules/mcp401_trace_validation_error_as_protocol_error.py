@@ -93,8 +93,10 @@ class TraceValidationErrorAsProtocolError(SpanRule):
         if verdict is None or verdict.outcome is not Outcome.INPUT_VALIDATION:
             return []
         specific = verdict.reading is not None and verdict.reading.kind is MessageKind.VALIDATION
-        confidence = "high: the message names a validation failure" if specific else (
-            "medium: a generic invalid-params wording"
+        confidence = (
+            "high: the message names a validation failure"
+            if specific
+            else ("medium: a generic invalid-params wording")
         )
         version = op.version
         current = version is not None and (version == "draft" or version >= SEP_1303_VERSION)

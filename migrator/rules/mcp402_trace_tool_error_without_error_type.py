@@ -69,4 +69,6 @@ class TraceToolErrorWithoutErrorType(SpanRule):
             f"tools/call {op.tool or '(no name)'} (span {op.span.span_id}) returned an isError result, "
             f"but {ERROR_TYPE} {found}; the conventions set it to {TOOL_ERROR!r}"
         )
-        return [self.finding(op, path, message, evidence=("gen_ai.tool.call.result has isError: true",))]
+        return [
+            self.finding(op, path, message, evidence=("gen_ai.tool.call.result has isError: true",))
+        ]

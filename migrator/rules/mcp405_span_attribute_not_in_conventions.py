@@ -58,7 +58,9 @@ INFO = RuleInfo(
 
 def undefined_attributes(op: Operation) -> list[str]:
     """The span's ``mcp.*`` attributes that the registry does not define."""
-    return [key for key in op.span.attributes if key.startswith("mcp.") and key not in MCP_NAMESPACE]
+    return [
+        key for key in op.span.attributes if key.startswith("mcp.") and key not in MCP_NAMESPACE
+    ]
 
 
 @span_rule(INFO)

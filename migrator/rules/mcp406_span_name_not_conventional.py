@@ -75,7 +75,9 @@ class SpanNameNotConventional(SpanRule):
     def group(self, op: Operation) -> Hashable | None:
         pattern = name_pattern(op).replace(" {target}", "")
         if op.method:
-            pattern = " ".join("{mcp.method.name}" if w == op.method else w for w in pattern.split(" "))
+            pattern = " ".join(
+                "{mcp.method.name}" if w == op.method else w for w in pattern.split(" ")
+            )
         return pattern
 
     def check(self, op: Operation, path: str) -> list[Finding]:

@@ -28,7 +28,9 @@ _SPAN_RULES: dict[str, SpanRule] = {}
 class SpanRule:
     """A rule that judges one MCP span."""
 
-    per_call: ClassVar[bool] = False  # reported once per call when client and server spans are joined
+    per_call: ClassVar[bool] = (
+        False  # reported once per call when client and server spans are joined
+    )
     needs_mcp_method: ClassVar[bool] = True  # only spans whose method is known
 
     def __init__(self, info: RuleInfo) -> None:
