@@ -54,7 +54,7 @@ DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml")
 
 def is_candidate(path: Path) -> bool:
     """Whether a file met while walking a folder may be a transcript."""
-    name = path.name
+    name = path.name.removesuffix(".gz")  # compressed transcripts and traces are read too
     return name.endswith(TRANSCRIPT_SUFFIXES + DOCUMENT_SUFFIXES) or (
         name.startswith("mcp") and name.endswith(".log")  # Claude Desktop's mcp*.log
     )

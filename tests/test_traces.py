@@ -403,3 +403,56 @@ def test_detected_in_both_layouts(tmp_path: Path, text: str) -> None:
     target.write_text(text + "\n", encoding="utf-8")
     report = api.check_file(target)
     assert (report.format, len(report.findings)) == ("otlp-json", 0)
+
+
+# ------------------------------------------------------------------------------------------
+# The how-to, as written
+
+
+def test_how_to_collector_config_and_workflow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import yaml
+
+    examples = ROOT / "docs" / "examples" / "traces"
+    collector = yaml.safe_load((examples / "otel-collector.yaml").read_text(encoding="utf-8"))
+    pipelines = collector["service"]["pipelines"]
+    assert list(pipelines) == ["traces"] and pipelines["traces"]["exporters"] == ["file/traces"]
+    written = Path(collector["exporters"]["file/traces"]["path"])
+
+    workflow = yaml.safe_load((examples / "github-actions.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["traces"]["steps"]
+    action = next(s for s in steps if str(s.get("uses", "")).startswith("mcp-transcripts/"))
+    mounted = next(s for s in steps if "docker run" in s.get("run", ""))["run"]
+    assert f'"$PWD/{action["with"]["paths"].rstrip("/")}:{written.parent}"' in mounted
+
+    # What the Collector wrote, where the workflow mounts it; then the action's two commands.
+    folder = tmp_path / action["with"]["paths"]
+    folder.mkdir()
+    (folder / written.name).write_bytes(OLD.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    args = action["with"]["args"].split()
+    sarif = run_cli(
+        "check",
+        "--quiet",
+        "--output-format",
+        "sarif",
+        "--fail-on",
+        "never",
+        *args,
+        "--",
+        action["with"]["paths"],
+    )
+    assert (
+        len(json.loads(sarif.out)["runs"][0]["results"]) == 9
+    )  # the action ignores this exit code
+    annotations = run_cli(
+        "check", "--output-format", "github", *args, "--", action["with"]["paths"]
+    )
+    assert annotations.code == 1
+    assert annotations.out.count("MCP401") == 7 and annotations.out.count("::warning") == 8
+
+
+def test_gzip_traces_are_found_in_folders(tmp_path: Path) -> None:
+    (tmp_path / "mcp.otlp.jsonl.gz").write_bytes(gzip.compress(OLD.read_bytes()))
+    assert [p.name for p in api.iter_transcripts([tmp_path])] == ["mcp.otlp.jsonl.gz"]
