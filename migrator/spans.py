@@ -123,6 +123,14 @@ class Operation:
         return f"{self.side} span {self.span.span_id} {json.dumps(self.span.name)}"
 
 
+def name_pattern(op: Operation) -> str:
+    """The span's name with its target replaced by ``{target}``: how the instrumentation names spans."""
+    target = op.span.string(TOOL_NAME) or op.span.string(PROMPT_NAME) or op.tool
+    if not target:
+        return op.span.name
+    return " ".join("{target}" if word == target else word for word in op.span.name.split(" "))
+
+
 def looks_like_mcp(span: Span) -> bool:
     """A span that an MCP instrumentation made, even one that misses ``mcp.method.name``."""
     if METHOD in span.attributes:

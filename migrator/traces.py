@@ -20,7 +20,14 @@ from migrator.model import Problem
 from migrator.readers.otlp import OtlpJsonReader
 from migrator.rules import get_rule
 from migrator.rules.trace_base import span_rules
-from migrator.spans import MAX_REMEMBERED, OperationTracker, looks_like_mcp, operation
+from migrator.spans import (
+    MAX_REMEMBERED,
+    Operation,
+    OperationTracker,
+    looks_like_mcp,
+    name_pattern,
+    operation,
+)
 
 if TYPE_CHECKING:
     from migrator.engine import FileReport, Options
@@ -48,9 +55,14 @@ def check_trace(
     if options.apply_fixes:
         raise TraceNotFixableError(NOT_FIXABLE, path=path)
     rules = [rule for rule in span_rules() if options.enabled(rule.info.code)]
+    call_rules = [rule for rule in rules if not rule.judges_instrumentation]
+    instrumentation_rules = [rule for rule in rules if rule.judges_instrumentation]
     tracker = OperationTracker(options.assume_version)
     reported_calls: OrderedDict[tuple[str, str, str], None] = OrderedDict()
     reported_groups: set[tuple[object, ...]] = set()  # few: one per deviation and instrumentation
+    judged_shapes: set[tuple[object, ...]] = (
+        set()
+    )  # spans the instrumentation rules have seen the like of
     findings = report.findings
     kept: list[str] = []
 
@@ -72,30 +84,53 @@ def check_trace(
             op = operation(span)
             report.messages += 1
             tracker.observe(op)
-            for rule in rules:
-                if rule.per_call:
-                    key = (rule.info.code, span.trace_id, span.span_id)
-                    peer = op.peer
-                    if (
-                        peer is not None
-                        and (rule.info.code, peer.span.trace_id, peer.span.span_id)
-                        in reported_calls
-                    ):
-                        continue
-                group = rule.group(op)
-                if group is not None:
-                    seen = (rule.info.code, span.scope, op.server, group)
-                    if seen in reported_groups:
-                        continue
-                found = rule.check(op, path)
-                if found and group is not None:
+            for rule in call_rules:
+                peer = op.peer
+                if (
+                    rule.per_call
+                    and peer is not None
+                    and (rule.info.code, peer.span.trace_id, peer.span.span_id) in reported_calls
+                ):
+                    continue  # the other side of this call was reported
+                if found := rule.check(op, path):
+                    findings += found
+                    if rule.per_call:
+                        _remember(reported_calls, (rule.info.code, span.trace_id, span.span_id))
+            # What the instrumentation rules judge depends only on the span's shape:
+            # a span shaped like one seen before cannot add a finding.
+            shape = span_shape(op)
+            if shape in judged_shapes:
+                continue
+            if len(judged_shapes) < MAX_REMEMBERED:
+                judged_shapes.add(shape)
+            for rule in instrumentation_rules:
+                seen = (rule.info.code, span.scope, op.server, rule.group(op))
+                if seen not in reported_groups and (found := rule.check(op, path)):
                     reported_groups.add(seen)
-                if found and rule.per_call:
-                    reported_calls[key] = None
-                    if len(reported_calls) > MAX_REMEMBERED:
-                        reported_calls.popitem(last=False)
-                findings += found
+                    findings += found
     yield from kept
+
+
+def span_shape(op: Operation) -> tuple[object, ...]:
+    """Everything the instrumentation rules (MCP403-MCP406) look at, without the call's values."""
+    span = op.span
+    return (
+        span.scope,
+        op.server,
+        op.method,
+        tuple((key, attribute.type) for key, attribute in span.attributes.items()),
+        tuple(span.defects),
+        span.status_code,
+        op.outcome,
+        op.error_code is not None,
+        name_pattern(op),
+    )
+
+
+def _remember(store: OrderedDict[tuple[str, str, str], None], key: tuple[str, str, str]) -> None:
+    store[key] = None
+    if len(store) > MAX_REMEMBERED:
+        store.popitem(last=False)
 
 
 def _problem_finding(path: str, problem: Problem) -> Finding:

@@ -26,7 +26,7 @@ import binascii
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from migrator.model import Problem, Unit
 from migrator.readers.base import Reader, parse_json_line
@@ -50,12 +50,15 @@ VALUE_TYPES = {
     "stringValue": "string", "boolValue": "boolean", "intValue": "int", "doubleValue": "double",
     "arrayValue": "array", "kvlistValue": "map", "bytesValue": "bytes",
 }  # fmt: skip
+RESOURCE_KEYS = frozenset(
+    {"service.name", "service.instance.id", "mcp.server.name"}
+)  # what the rules read
+_EMPTY: dict[str, Any] = {}
 _HEX_ID = re.compile(r"[0-9a-fA-F]+")
 _DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
 
 
-@dataclass(frozen=True, slots=True)
-class Attribute:
+class Attribute(NamedTuple):
     """One span or resource attribute: its decoded value and the AnyValue type it came as."""
 
     value: Any
@@ -123,7 +126,7 @@ def hex_id(raw: Any) -> str | None:
     if raw == "":
         return ""
     if len(raw) in (16, 32) and _HEX_ID.fullmatch(raw):
-        return raw.lower()
+        return raw if raw.islower() or raw.isdigit() else raw.lower()
     try:
         decoded = base64.b64decode(raw, validate=True)
     except (binascii.Error, ValueError):
@@ -133,12 +136,11 @@ def hex_id(raw: Any) -> str | None:
 
 def any_value(raw: Any) -> Attribute | None:
     """Decode an OTLP ``AnyValue``; ``None`` when it is not one."""
-    if not isinstance(raw, dict):
-        return None
-    if not raw:
-        return Attribute(None, "empty")
-    if len(raw) != 1:
-        return None
+    if type(raw) is not dict or len(raw) != 1:
+        return Attribute(None, "empty") if raw == {} else None
+    text = raw.get("stringValue")
+    if type(text) is str:  # most attributes: decided without the general path
+        return Attribute(text, "string")
     ((member, value),) = raw.items()
     kind = VALUE_TYPES.get(member)
     if kind is None:
@@ -183,11 +185,11 @@ def key_values(raw: Any) -> tuple[dict[str, Attribute], list[str]]:
     out: dict[str, Attribute] = {}
     defects: list[str] = []
     for entry in raw:
-        key = entry.get("key") if isinstance(entry, dict) else None
-        if not isinstance(key, str):
+        key = entry.get("key") if type(entry) is dict else None
+        if type(key) is not str:
             defects.append("an attribute without a string key")
             continue
-        value = any_value(entry.get("value", {}))
+        value = any_value(entry.get("value", _EMPTY))
         if value is None:
             defects.append(f"attribute {key!r}: the value is not an OTLP AnyValue")
             continue
@@ -209,7 +211,7 @@ def spans_of(request: Any, line: int) -> list[Span] | str:
         if not isinstance(entry, dict):
             return "an entry of resourceSpans is not an object"
         resource_raw = entry.get("resource") or {}
-        resource, _ = key_values(
+        resource = _resource(
             resource_raw.get("attributes") if isinstance(resource_raw, dict) else None
         )
         scope_spans = entry.get("scopeSpans", entry.get("scope_spans", []))
@@ -223,6 +225,14 @@ def spans_of(request: Any, line: int) -> list[Span] | str:
             for raw in scoped.get("spans", []):
                 spans.append(_span(raw, resource, str(scope_name), line))
     return spans
+
+
+def _resource(raw: Any) -> dict[str, Attribute]:
+    """The resource attributes the rules read (a resource has many; decoding all would cost)."""
+    if not isinstance(raw, list):
+        return {}
+    wanted = [e for e in raw if type(e) is dict and e.get("key") in RESOURCE_KEYS]
+    return key_values(wanted)[0]
 
 
 def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Span:

@@ -97,7 +97,9 @@ def missing_attributes(op: Operation) -> list[str]:
 class SpanMissingRequiredAttribute(SpanRule):
     """MCP403."""
 
-    def group(self, op: Operation) -> Hashable | None:
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
         return (op.method, tuple(missing_attributes(op)))
 
     def check(self, op: Operation, path: str) -> list[Finding]:

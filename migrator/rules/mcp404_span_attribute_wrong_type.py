@@ -63,7 +63,9 @@ def wrong_types(op: Operation) -> list[tuple[str, str, str]]:
 class SpanAttributeWrongType(SpanRule):
     """MCP404."""
 
-    def group(self, op: Operation) -> Hashable | None:
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
         return (tuple(op.span.defects), tuple(wrong_types(op)))
 
     def check(self, op: Operation, path: str) -> list[Finding]:

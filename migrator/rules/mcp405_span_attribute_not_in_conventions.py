@@ -67,7 +67,9 @@ def undefined_attributes(op: Operation) -> list[str]:
 class SpanAttributeNotInConventions(SpanRule):
     """MCP405."""
 
-    def group(self, op: Operation) -> Hashable | None:
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
         return tuple(undefined_attributes(op))
 
     def check(self, op: Operation, path: str) -> list[Finding]:

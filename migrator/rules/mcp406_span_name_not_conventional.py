@@ -39,7 +39,7 @@ from collections.abc import Hashable
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation
+from migrator.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation, name_pattern
 
 INFO = RuleInfo(
     code="MCP406",
@@ -60,19 +60,13 @@ def expected_name(op: Operation) -> str | None:
     return f"{method} {target}" if target else method
 
 
-def name_pattern(op: Operation) -> str:
-    """The span's name with its target replaced by ``{target}``: how the instrumentation names spans."""
-    target = op.span.string(TOOL_NAME) or op.span.string(PROMPT_NAME) or op.tool
-    if not target:
-        return op.span.name
-    return " ".join("{target}" if word == target else word for word in op.span.name.split(" "))
-
-
 @span_rule(INFO)
 class SpanNameNotConventional(SpanRule):
     """MCP406."""
 
-    def group(self, op: Operation) -> Hashable | None:
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
         pattern = name_pattern(op).replace(" {target}", "")
         if op.method:
             pattern = " ".join(

@@ -28,10 +28,10 @@ _SPAN_RULES: dict[str, SpanRule] = {}
 class SpanRule:
     """A rule that judges one MCP span."""
 
-    per_call: ClassVar[bool] = (
-        False  # reported once per call when client and server spans are joined
-    )
-    needs_mcp_method: ClassVar[bool] = True  # only spans whose method is known
+    # Reported once per call when the client and server spans of one call are joined.
+    per_call: ClassVar[bool] = False
+    # Judges the instrumentation, not the call: findings once per deviation (see group).
+    judges_instrumentation: ClassVar[bool] = False
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info
@@ -40,13 +40,14 @@ class SpanRule:
         """The findings on this span."""
         raise NotImplementedError
 
-    def group(self, op: Operation) -> Hashable | None:
-        """What makes a finding on this span the same as one already reported, or ``None``.
+    def group(self, op: Operation) -> Hashable:
+        """For rules that judge the instrumentation: what makes a finding the same as one reported.
 
         Convention rules judge the instrumentation, not the call: every span
         it makes deviates the same way. They return the deviation here, and a
         file reports it once per instrumentation scope and service, at the
-        first span that shows it.
+        first span that shows it. What they look at must be part of
+        :func:`migrator.traces.span_shape`.
         """
         return None
 
@@ -62,7 +63,7 @@ class SpanRule:
         """A finding located at the span."""
         span = op.span
         context = [op.where(), f"trace_id {span.trace_id}"]
-        if self.group(op) is not None:
+        if self.judges_instrumentation:
             context.append(
                 f"reported once per instrumentation scope ({span.scope or 'unnamed'}) and service: "
                 "later spans with the same deviation are not listed"
