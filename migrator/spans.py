@@ -80,7 +80,7 @@ SERVER_NAME_KEYS = ("service.name", "mcp.server.name")
 _CODE_IN_TEXT = re.compile(r"^(?:\w+Error:\s*)?MCP error (?P<code>-?\d+):")
 _MISSING: Any = object()
 
-MAX_REMEMBERED = 65_536  # spans kept to join peers and find sessions; bounds memory on any file
+MAX_REMEMBERED = 16_384  # calls kept waiting for their other side; bounds memory on any file
 
 
 @dataclass
@@ -250,9 +250,10 @@ def operation(span: Span) -> Operation:
 class OperationTracker:
     """Follows operations in file order: sessions' protocol versions, and client/server peers.
 
-    Memory is bounded: the most recent :data:`MAX_REMEMBERED` spans are kept
-    for joining, which covers any realistic distance between the two sides
-    of one call in a file.
+    Memory is bounded: the most recent :data:`MAX_REMEMBERED` ``tools/call``
+    spans that still wait for their other side are kept, which covers any
+    realistic distance between the two sides of one call in a file (both are
+    exported within seconds of each other).
     """
 
     def __init__(self, assumed_version: str | None = None) -> None:
@@ -272,12 +273,14 @@ class OperationTracker:
             op.version, op.version_source = self.versions[key]
         elif self.assumed_version is not None:
             op.version, op.version_source = self.assumed_version, "assumed (--assume-version)"
-        peer = None
+        if op.method != "tools/call":
+            return  # only calls are joined (for the per-call rules)
+        peer = None  # the other side, waiting; found, it waits no more
         if op.side == "server" and span.parent_span_id:
-            peer = self.by_span.get((span.trace_id, span.parent_span_id))
+            peer = self.by_span.pop((span.trace_id, span.parent_span_id), None)
         elif op.side == "client":
-            peer = self.by_parent.get((span.trace_id, span.span_id))
-        if peer is not None and peer.side != op.side and peer.method == op.method:
+            peer = self.by_parent.pop((span.trace_id, span.span_id), None)
+        if peer is not None:
             op.peer, peer.peer = peer, op
             op.notes.append(f"joined with {peer.where()} of the same call (trace context)")
             for one, other in ((op, peer), (peer, op)):
@@ -288,8 +291,11 @@ class OperationTracker:
                     peer.version,
                     f"{peer.version_source} ({peer.side} side)",
                 )
-        self._remember(self.by_span, (span.trace_id, span.span_id), op)
-        if span.parent_span_id:
+        if peer is not None:
+            return
+        if op.side == "client":  # its server span may come later and look for its parent
+            self._remember(self.by_span, (span.trace_id, span.span_id), op)
+        elif op.side == "server" and span.parent_span_id:  # its client span may come later
             self._remember(self.by_parent, (span.trace_id, span.parent_span_id), op)
 
     @staticmethod
