@@ -83,12 +83,14 @@ def trace_file(megabytes: int, spans_per_line: int) -> Path:
     WORK.mkdir(exist_ok=True)
     limit = megabytes * 1_000_000
     written = 0
-    with path.open("w", encoding="utf-8") as out:
+    partial = path.with_suffix(".partial")  # renamed when complete: an interrupted run leaves no short file
+    with partial.open("w", encoding="utf-8") as out:
         for line in export_lines(spans_per_line):
             out.write(line + "\n")
             written += len(line) + 1
             if written >= limit:
                 break
+    partial.replace(path)
     return path
 
 

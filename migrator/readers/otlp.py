@@ -54,7 +54,7 @@ RESOURCE_KEYS = frozenset(
     {"service.name", "service.instance.id", "mcp.server.name"}
 )  # what the rules read
 _EMPTY: dict[str, Any] = {}
-_HEX_ID = re.compile(r"[0-9a-fA-F]+")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
 
 
@@ -125,8 +125,8 @@ def hex_id(raw: Any) -> str | None:
         return None
     if raw == "":
         return ""
-    if len(raw) in (16, 32) and _HEX_ID.fullmatch(raw):
-        return raw if raw.islower() or raw.isdigit() else raw.lower()
+    if len(raw) in (16, 32) and _HEX_DIGITS.issuperset(raw):
+        return raw.lower()
     try:
         decoded = base64.b64decode(raw, validate=True)
     except (binascii.Error, ValueError):
