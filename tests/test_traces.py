@@ -456,3 +456,31 @@ def test_how_to_collector_config_and_workflow(
 def test_gzip_traces_are_found_in_folders(tmp_path: Path) -> None:
     (tmp_path / "mcp.otlp.jsonl.gz").write_bytes(gzip.compress(OLD.read_bytes()))
     assert [p.name for p in api.iter_transcripts([tmp_path])] == ["mcp.otlp.jsonl.gz"]
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _paths(item, (*prefix, index))
+    return out
+
+
+def test_any_member_of_a_real_span_replaced_by_a_wrong_type_is_reported_not_raised() -> None:
+    import copy
+
+    line = next(text for text in OLD.read_text(encoding="utf-8").splitlines() if "-32602" in text)
+    original = json.loads(line)
+    wrong = [None, 7, "x", [1], {"a": 1}, {"stringValue": 3}]
+    for path in _paths(original)[1:]:
+        for value in wrong:
+            mutated = copy.deepcopy(original)
+            holder = mutated
+            for key in path[:-1]:
+                holder = holder[key]
+            holder[path[-1]] = value
+            report = api.check_text(json.dumps(mutated) + "\n", "t.otlp.jsonl")
+            assert report.format == "otlp-json", (path, value)

@@ -231,7 +231,11 @@ def _resource(raw: Any) -> dict[str, Attribute]:
     """The resource attributes the rules read (a resource has many; decoding all would cost)."""
     if not isinstance(raw, list):
         return {}
-    wanted = [e for e in raw if type(e) is dict and e.get("key") in RESOURCE_KEYS]
+    wanted = [
+        e
+        for e in raw
+        if type(e) is dict and type(e.get("key")) is str and e["key"] in RESOURCE_KEYS
+    ]
     return key_values(wanted)[0]
 
 
@@ -252,7 +256,10 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
     defects += attribute_defects
     status = raw.get("status") if isinstance(raw.get("status"), dict) else {}
     events = []
-    for event in raw.get("events") or []:
+    raw_events = raw.get("events")
+    if raw_events is not None and not isinstance(raw_events, list):
+        defects.append("events is not a list")
+    for event in raw_events if isinstance(raw_events, list) else ():
         if isinstance(event, dict):
             event_attributes, event_defects = key_values(event.get("attributes"))
             defects += [f"event {event.get('name')!r}: {d}" for d in event_defects]
@@ -263,10 +270,10 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
         span_id=ids["spanId"],
         parent_span_id=ids["parentSpanId"],
         name=name if isinstance(name, str) else "",
-        kind=SPAN_KINDS.get(raw.get("kind", 0), "unspecified"),
+        kind=_enum(SPAN_KINDS, raw.get("kind", 0), "unspecified"),
         attributes=attributes,
         resource=resource,
-        status_code=STATUS_CODES.get(status.get("code", 0), "unset"),
+        status_code=_enum(STATUS_CODES, status.get("code", 0), "unset"),
         status_message=str(status.get("message", "")),
         events=tuple(events),
         line=line,
@@ -324,6 +331,11 @@ class OtlpJsonReader(Reader):
         for span in spans:
             span.line = _line_of_span(text, span)
         yield Batch(1, spans)
+
+
+def _enum(names: dict[Any, str], raw: Any, default: str) -> str:
+    """An enum given as a number or a name; anything else (a list, an object) is the default."""
+    return names.get(raw, default) if isinstance(raw, (int, str)) else default
 
 
 def _is_complete_line(text: str) -> bool:
