@@ -484,3 +484,15 @@ def test_any_member_of_a_real_span_replaced_by_a_wrong_type_is_reported_not_rais
             holder[path[-1]] = value
             report = api.check_text(json.dumps(mutated) + "\n", "t.otlp.jsonl")
             assert report.format == "otlp-json", (path, value)
+
+
+def test_compressed_transcripts_are_checked_but_not_rewritten(tmp_path: Path) -> None:
+    transcript = FIXTURES / "recorded" / "ts-sdk-1.20.2.jsonl"
+    packed = tmp_path / "session.jsonl.gz"
+    packed.write_bytes(gzip.compress(transcript.read_bytes()))
+    before = packed.read_bytes()
+    assert run_cli("check", "--select", "MCP101", str(packed)).out.count(" MCP101 ") == 7
+    assert run_cli("fix", "--diff", str(packed)).code == 1  # the diff is shown
+    refused = run_cli("fix", str(packed))
+    assert refused.code == 2 and "does not write compressed files" in refused.err
+    assert packed.read_bytes() == before
