@@ -189,7 +189,12 @@ def key_values(raw: Any) -> tuple[dict[str, Attribute], list[str]]:
         if type(key) is not str:
             defects.append("an attribute without a string key")
             continue
-        value = any_value(entry.get("value", _EMPTY))
+        wrapped = entry.get("value", _EMPTY)
+        text = wrapped.get("stringValue") if type(wrapped) is dict else None
+        if type(text) is str and len(wrapped) == 1:  # most attributes: no call for them
+            out[key] = Attribute(text, "string")
+            continue
+        value = any_value(wrapped)
         if value is None:
             defects.append(f"attribute {key!r}: the value is not an OTLP AnyValue")
             continue
