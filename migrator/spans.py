@@ -83,7 +83,7 @@ _MISSING: Any = object()
 MAX_REMEMBERED = 16_384  # calls kept waiting for their other side; bounds memory on any file
 
 
-@dataclass
+@dataclass(slots=True)
 class Operation:
     """What one MCP span says happened."""
 
