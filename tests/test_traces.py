@@ -496,3 +496,17 @@ def test_compressed_transcripts_are_checked_but_not_rewritten(tmp_path: Path) ->
     refused = run_cli("fix", str(packed))
     assert refused.code == 2 and "does not write compressed files" in refused.err
     assert packed.read_bytes() == before
+
+
+def test_evidence_from_exception_events_when_the_status_has_no_description(tmp_path: Path) -> None:
+    event = {
+        "name": "exception",
+        "attributes": [
+            {"key": "exception.type", "value": {"stringValue": "McpError"}},
+            {"key": "exception.message", "value": {"stringValue": INVALID["message"]}},
+        ],
+    }
+    raised = span("tools/call add", CALL, status={"code": 2})
+    raised["events"] = [event]
+    (finding,) = check_lines(tmp_path, request(raised), select="MCP401")
+    assert finding["tool"] == "add" and "JSON-RPC error -32602" in finding["message"]
