@@ -78,6 +78,9 @@ def check_trace(
             if options.enabled(item.code):
                 findings.append(_problem_finding(path, item))
             continue
+        # The spans of one export request share its line: their findings are sorted before they
+        # are kept, so the report streams them in order instead of sorting every finding at the end.
+        batch: list[Finding] = []
         for span in item.spans:
             if not looks_like_mcp(span):
                 continue
@@ -93,7 +96,7 @@ def check_trace(
                 ):
                     continue  # the other side of this call was reported
                 if found := rule.check(op, path):
-                    findings += found
+                    batch += found
                     if rule.per_call:
                         _remember(reported_calls, (rule.info.code, span.trace_id, span.span_id))
             # What the instrumentation rules judge depends only on the span's shape:
@@ -107,7 +110,9 @@ def check_trace(
                 seen = (rule.info.code, span.scope, op.server, rule.group(op))
                 if seen not in reported_groups and (found := rule.check(op, path)):
                     reported_groups.add(seen)
-                    findings += found
+                    batch += found
+        if batch:
+            findings += sorted(batch)
     yield from kept
 
 
