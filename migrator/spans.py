@@ -118,6 +118,19 @@ class Operation:
             return self.status_description
         return self.exceptions[0] if self.exceptions else None
 
+    def release(self) -> None:
+        """Drop what only this span's own rules read; keep what joining it to its peer needs.
+
+        A ``tools/call`` span may wait for its other side for a while (see
+        :class:`OperationTracker`): it should not hold its attributes, events
+        and payloads meanwhile.
+        """
+        span = self.span
+        span.attributes, span.events, span.resource = {}, (), {}
+        self.result = _MISSING
+        if self.outcome != "jsonrpc_error":
+            self.arguments = _MISSING  # only an error's peer reads them (to classify it)
+
     def where(self) -> str:
         """``client span 00f067aa0ba902b7 "tools/call add"``."""
         return f"{self.side} span {self.span.span_id} {json.dumps(self.span.name)}"

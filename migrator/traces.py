@@ -102,15 +102,15 @@ def check_trace(
             # What the instrumentation rules judge depends only on the span's shape:
             # a span shaped like one seen before cannot add a finding.
             shape = span_shape(op)
-            if shape in judged_shapes:
-                continue
-            if len(judged_shapes) < MAX_REMEMBERED:
-                judged_shapes.add(shape)
-            for rule in instrumentation_rules:
-                seen = (rule.info.code, span.scope, op.server, rule.group(op))
-                if seen not in reported_groups and (found := rule.check(op, path)):
-                    reported_groups.add(seen)
-                    batch += found
+            if shape not in judged_shapes:
+                if len(judged_shapes) < MAX_REMEMBERED:
+                    judged_shapes.add(shape)
+                for rule in instrumentation_rules:
+                    seen = (rule.info.code, span.scope, op.server, rule.group(op))
+                    if seen not in reported_groups and (found := rule.check(op, path)):
+                        reported_groups.add(seen)
+                        batch += found
+            op.release()
         if batch:
             findings += sorted(batch)
     yield from kept
