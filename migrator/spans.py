@@ -95,7 +95,7 @@ class Operation:
     session_id: str | None
     version: str | None
     version_source: str
-    outcome: str  # "result", "tool_error", "jsonrpc_error", "error" (failed, no code) or "unknown"
+    outcome: str  # "result", "tool_error", "jsonrpc_error" or "error" (failed, no JSON-RPC code)
     error_code: int | None
     error_type: str | None
     status_description: str
@@ -105,11 +105,6 @@ class Operation:
     server: str | None = None  # from resource attributes
     peer: Operation | None = None  # the other side of the same call, when both were traced
     notes: list[str] = field(default_factory=list)
-
-    @property
-    def is_mcp(self) -> bool:
-        """Whether the span is an MCP span at all (named by method, or carrying MCP attributes)."""
-        return self.method is not None
 
     @property
     def error_text(self) -> str | None:
@@ -227,10 +222,8 @@ def operation(span: Span) -> Operation:
         outcome = "jsonrpc_error"
     elif error_type is not None or span.status_code == "error":
         outcome = "error"
-    elif span.status_code == "ok" or result is not _MISSING:
+    else:  # status OK or unset, and no error recorded
         outcome = "result"
-    else:
-        outcome = "result" if span.status_code == "unset" else "unknown"
     request_id_attr = attrs.get(REQUEST_ID)
     server = _server_name(span)
     version = span.string(PROTOCOL_VERSION)
