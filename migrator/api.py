@@ -20,8 +20,9 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
+from migrator.compressed import is_compressed, open_maybe_compressed
 from migrator.diff import StreamingDiff, unified_diff
 from migrator.engine import FileReport, Options, process, process_units
 from migrator.errors import InputError, MigratorError
@@ -53,7 +54,7 @@ DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml", ".txtar")
 
 def is_candidate(path: Path) -> bool:
     """Whether a file met while walking a folder may be a transcript."""
-    name = path.name
+    name = path.name.removesuffix(".gz")  # compressed transcripts and traces are read too
     return name.endswith(TRANSCRIPT_SUFFIXES + DOCUMENT_SUFFIXES) or (
         name.startswith("mcp") and name.endswith(".log")  # Claude Desktop's mcp*.log
     )
@@ -238,6 +239,8 @@ def fix_file(
                     break
             if not report.fixes:
                 return FixOutcome(report)
+            if is_compressed(stream):
+                raise InputError("fix does not write compressed files: decompress it first (`--diff` shows the changes)", path=str(path))
             check_writable(real, snapshot)
             writer = AtomicWriter(real)
             writer.write_all(_prepend(first, chunks))
@@ -279,9 +282,9 @@ def _fixing(options: Options | None) -> Options:
     return replace(options or Options(), apply_fixes=True)
 
 
-def _open(path: str | Path) -> io.BufferedReader:
+def _open(path: str | Path) -> BinaryIO:
     try:
-        return Path(path).open("rb")  # the caller closes it
+        return open_maybe_compressed(Path(path).open("rb"), str(path))  # the caller closes it
     except IsADirectoryError as exc:
         raise InputError("is a folder, not a transcript file", path=str(path)) from exc
     except OSError as exc:

@@ -21,10 +21,12 @@ from migrator.messages import MessageReader
 from migrator.model import Edit, Kind, Problem, SourceMessage, Unit, apply_edits
 from migrator.official import OfficialSchemas
 from migrator.readers import SAMPLE_LINES, InputFormat, detect
+from migrator.readers.otlp import OtlpJsonReader
 from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
 from migrator.rules.base import Rewrite, RuleContext, ValidationRule
 from migrator.session import Exchange, Session, SessionTracker
 from migrator.source import refuse_non_text
+from migrator.traces import check_trace
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
 
@@ -190,9 +192,13 @@ def process_units(
         detection = detect(head, options.input_format)
         report.format = detection.reader.name
         report.detection = detection.reason
-        pipeline = Pipeline(path, options, report)
         reader = detection.reader
         report.line_for_line = reader.streams_lines
+        if isinstance(reader, OtlpJsonReader):  # spans, not messages: the trace pipeline
+            for text in check_trace(reader, chain(head, source), path, options, report):
+                yield text, text
+            return
+        pipeline = Pipeline(path, options, report)
         for unit in reader.units(chain(head, source)):
             yield unit.text, "".join(reader.emit(unit, pipeline.handle(unit)))
         closing = "".join(reader.close())

@@ -52,9 +52,12 @@ class Finding:
     evidence: tuple[str, ...] = field(default=(), compare=False)
     pointer: str | None = field(default=None, compare=False)
     keyword: str | None = field(default=None, compare=False)
+    trace_id: str | None = field(default=None, compare=False)  # findings on a trace's span
+    span_id: str | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        """The finding as the JSON output format writes it."""
+        """The finding as the JSON output format writes it (``trace_id``/``span_id`` only for spans)."""
+        located = {"trace_id": self.trace_id, "span_id": self.span_id} if self.span_id is not None else {}
         return {
             "path": self.path,
             "line": self.line,
@@ -69,6 +72,7 @@ class Finding:
             "evidence": list(self.evidence),
             "pointer": self.pointer,
             "keyword": self.keyword,
+            **located,
         }
 
 

@@ -19,6 +19,7 @@ from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_lay
 from migrator.readers.har import HarReader, looks_like_har
 from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
 from migrator.readers.lookalikes import refuse_lookalike
+from migrator.readers.otlp import OtlpJsonReader, looks_like_otlp
 from migrator.readers.txtar import TxtarReader, looks_like_txtar
 from migrator.readers.wire import WireReader, looks_like_message
 from migrator.readers.yamlfile import YamlReader, looks_like_yaml
@@ -39,6 +40,7 @@ class InputFormat(str, Enum):
     HAR = "har"
     CLAUDE_LOG = "claude-log"
     TXTAR = "txtar"
+    OTLP_JSON = "otlp-json"
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if forced in _WHOLE_FORMATS:
         return Detection(_WHOLE_FORMATS[forced](), f"forced by --input-format {forced.value}")
     if forced is InputFormat.AUTO:
+        if looks_like_otlp(head):
+            return Detection(OtlpJsonReader(), "an OpenTelemetry trace (OTLP JSON export requests): MCP spans")
         # Formats we recognise but cannot read are refused before anything tries them.
         refuse_lookalike(head)
         # HAR before JSON documents (a HAR file is one); the line formats after them.
@@ -118,6 +122,7 @@ _WHOLE_FORMATS: dict[InputFormat, type[Reader]] = {
     InputFormat.HAR: HarReader,
     InputFormat.CLAUDE_LOG: ClaudeLogReader,
     InputFormat.TXTAR: TxtarReader,
+    InputFormat.OTLP_JSON: OtlpJsonReader,
 }
 
 

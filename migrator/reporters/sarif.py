@@ -5,7 +5,9 @@ summary, its documentation as markdown, default level); each finding is a
 result with its rule, level, message, location (a path relative to the current
 folder, which is the checkout in CI) and a ``partialFingerprints`` entry that
 survives lines moving. Files that could not be read are tool execution
-notifications of the run's invocation.
+notifications of the run's invocation. A finding on an OpenTelemetry span
+also has a logical location naming its trace and span
+(``trace/<trace_id>/span/<span_id>``, kind ``span``).
 
 Results carry no ``fixes``: the replacement text of a fix stays inside the
 engine, so the report says which findings are fixable (``properties.fixable``)
@@ -64,6 +66,15 @@ def rules() -> list[dict[str, Any]]:
     ]
 
 
+def span_location(trace_id: str | None, span_id: str) -> dict[str, str]:
+    """A finding on an OpenTelemetry span as a SARIF logical location: ``trace/<trace_id>/span/<span_id>``."""
+    return {
+        "name": span_id,
+        "fullyQualifiedName": f"trace/{trace_id or '?'}/span/{span_id}",
+        "kind": "span",
+    }
+
+
 def _notification(error: MigratorError) -> dict[str, Any]:
     notification: dict[str, Any] = {"level": "error", "message": {"text": error.message}}
     if error.path:
@@ -87,20 +98,22 @@ def document(result: RunResult) -> dict[str, Any]:
             properties["tool"] = finding.tool
         if finding.evidence:
             properties["evidence"] = list(finding.evidence)
+        location: dict[str, Any] = {
+            "physicalLocation": {
+                "artifactLocation": artifact_location(finding.path),
+                "region": {"startLine": finding.line, "startColumn": finding.column},
+            }
+        }
+        if finding.span_id is not None:
+            location["logicalLocations"] = [span_location(finding.trace_id, finding.span_id)]
+            properties["traceId"], properties["spanId"] = finding.trace_id, finding.span_id
         results.append(
             {
                 "ruleId": finding.code,
                 "ruleIndex": index[finding.code],
                 "level": LEVEL[finding.severity],
                 "message": {"text": finding.message},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": artifact_location(finding.path),
-                            "region": {"startLine": finding.line, "startColumn": finding.column},
-                        }
-                    }
-                ],
+                "locations": [location],
                 "partialFingerprints": {FINGERPRINT: fingerprint},
                 "properties": properties,
             }

@@ -1,0 +1,363 @@
+"""OpenTelemetry traces as OTLP JSON: the protobuf JSON mapping of an ``ExportTraceServiceRequest``.
+
+Two layouts are read:
+
+* one export request per line, as the Collector's ``file`` exporter writes
+  (``{"resourceSpans":[...]}`` on each line); read line by line, so memory
+  stays flat however large the file is;
+* one export request as a whole document (pretty-printed, as
+  ``protobuf``'s ``MessageToJson`` writes by default); read whole.
+
+Both spellings of the protobuf JSON mapping are accepted: ids in hex (the
+OTLP/JSON rule, what the Collector writes) or base64 (protobuf's generic
+``bytes`` mapping); enums as numbers (``"kind": 3``) or names
+(``"SPAN_KIND_CLIENT"``); 64-bit integers as strings or numbers.
+
+A line that is not JSON is an ``MCP301`` problem; a JSON line that is not an
+export request is an ``MCP407`` problem; both are skipped. A span whose
+attributes are malformed keeps what can be read and says what could not, in
+:attr:`Span.defects`, for the rules to report.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from migrator.model import Problem, Unit
+from migrator.readers.base import Reader, parse_json_line
+from migrator.source import BOM
+
+NOT_AN_EXPORT_REQUEST = "MCP407"
+
+SPAN_KINDS = {
+    0: "unspecified", 1: "internal", 2: "server", 3: "client", 4: "producer", 5: "consumer",
+    "SPAN_KIND_UNSPECIFIED": "unspecified", "SPAN_KIND_INTERNAL": "internal",
+    "SPAN_KIND_SERVER": "server", "SPAN_KIND_CLIENT": "client",
+    "SPAN_KIND_PRODUCER": "producer", "SPAN_KIND_CONSUMER": "consumer",
+}  # fmt: skip
+STATUS_CODES = {
+    0: "unset", 1: "ok", 2: "error",
+    "STATUS_CODE_UNSET": "unset", "STATUS_CODE_OK": "ok", "STATUS_CODE_ERROR": "error",
+}  # fmt: skip
+
+# The AnyValue members and the type name the conventions use for each.
+VALUE_TYPES = {
+    "stringValue": "string", "boolValue": "boolean", "intValue": "int", "doubleValue": "double",
+    "arrayValue": "array", "kvlistValue": "map", "bytesValue": "bytes",
+}  # fmt: skip
+RESOURCE_KEYS = frozenset(
+    {"service.name", "service.instance.id", "mcp.server.name"}
+)  # what the rules read
+_EMPTY: dict[str, Any] = {}
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
+
+
+class Attribute(NamedTuple):
+    """One span or resource attribute: its decoded value and the AnyValue type it came as."""
+
+    value: Any
+    type: str  # "string", "int", "double", "boolean", "array", "map", "bytes" or "empty"
+
+
+@dataclass(frozen=True, slots=True)
+class SpanEvent:
+    """A span event (``exception`` events carry ``exception.type`` and ``exception.message``)."""
+
+    name: str
+    attributes: dict[str, Attribute]
+
+
+@dataclass(slots=True)
+class Span:
+    """One span as the trace recorded it, with where it is in the file."""
+
+    trace_id: str  # lowercase hex, 32 digits when well-formed
+    span_id: str  # lowercase hex, 16 digits when well-formed
+    parent_span_id: str  # "" for a root span
+    name: str
+    kind: str  # "client", "server", "internal", ... (see SPAN_KINDS)
+    attributes: dict[str, Attribute]
+    resource: dict[str, Attribute]  # shared by every span of one resource
+    status_code: str  # "unset", "ok" or "error"
+    status_message: str
+    events: tuple[SpanEvent, ...]
+    line: int
+    scope: str = ""  # the instrumentation scope's name
+    defects: list[str] = field(default_factory=list)  # what could not be read, in words
+
+    def string(self, key: str) -> str | None:
+        """A string attribute's value (``None`` when absent or of another type)."""
+        attribute = self.attributes.get(key)
+        return attribute.value if attribute is not None and attribute.type == "string" else None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The spans of one export request (one line, or the whole document)."""
+
+    line: int
+    spans: list[Span]
+
+
+def looks_like_otlp(head: list[str]) -> bool:
+    """True when the file starts like an OTLP JSON export request (one per line or one document)."""
+    opened = False  # a pretty-printed document: "{" alone, the key on the next line
+    for text in head:
+        stripped = text.lstrip(BOM).strip()
+        if not stripped:
+            continue
+        if not opened and stripped == "{":
+            opened = True
+            continue
+        return bool(_DOCUMENT_START.match(stripped if not opened else "{" + stripped))
+    return False
+
+
+def hex_id(raw: Any) -> str | None:
+    """A trace or span id in lowercase hex, from hex or base64; ``None`` if it is neither."""
+    if not isinstance(raw, str):
+        return None
+    if raw == "":
+        return ""
+    if len(raw) in (16, 32) and _HEX_DIGITS.issuperset(raw):
+        return raw.lower()
+    try:
+        decoded = base64.b64decode(raw, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return decoded.hex() if len(decoded) in (8, 16) else None
+
+
+def any_value(raw: Any) -> Attribute | None:
+    """Decode an OTLP ``AnyValue``; ``None`` when it is not one."""
+    if type(raw) is not dict or len(raw) != 1:
+        return Attribute(None, "empty") if raw == {} else None
+    text = raw.get("stringValue")
+    if type(text) is str:  # most attributes: decided without the general path
+        return Attribute(text, "string")
+    ((member, value),) = raw.items()
+    kind = VALUE_TYPES.get(member)
+    if kind is None:
+        return None
+    if kind == "int":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, str):
+            try:
+                return Attribute(int(value), kind)
+            except ValueError:
+                return None
+        return Attribute(value, kind) if isinstance(value, int) else None
+    if kind == "double":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = ok or value in ("NaN", "Infinity", "-Infinity")
+        return Attribute(float(value), kind) if ok else None
+    if kind == "string":
+        return Attribute(value, kind) if isinstance(value, str) else None
+    if kind == "boolean":
+        return Attribute(value, kind) if isinstance(value, bool) else None
+    if kind == "bytes":
+        return Attribute(value, kind) if isinstance(value, str) else None
+    values = value.get("values", []) if isinstance(value, dict) else None
+    if not isinstance(values, list):
+        return None
+    if kind == "array":
+        items = [any_value(v) for v in values]
+        if any(item is None for item in items):
+            return None
+        return Attribute([item.value for item in items if item is not None], kind)
+    mapping, defects = key_values(values)
+    return None if defects else Attribute({k: a.value for k, a in mapping.items()}, kind)
+
+
+def key_values(raw: Any) -> tuple[dict[str, Attribute], list[str]]:
+    """Decode a list of ``KeyValue``; malformed entries are described and left out."""
+    if raw is None:
+        return {}, []
+    if not isinstance(raw, list):
+        return {}, ["attributes is not a list"]
+    out: dict[str, Attribute] = {}
+    defects: list[str] = []
+    for entry in raw:
+        key = entry.get("key") if type(entry) is dict else None
+        if type(key) is not str:
+            defects.append("an attribute without a string key")
+            continue
+        wrapped = entry.get("value", _EMPTY)
+        text = wrapped.get("stringValue") if type(wrapped) is dict else None
+        if type(text) is str and len(wrapped) == 1:  # most attributes: no call for them
+            out[key] = Attribute(text, "string")
+            continue
+        value = any_value(wrapped)
+        if value is None:
+            defects.append(f"attribute {key!r}: the value is not an OTLP AnyValue")
+            continue
+        out[key] = value
+    return out, defects
+
+
+def spans_of(request: Any, line: int) -> list[Span] | str:
+    """The spans of one decoded export request, or why it is not one."""
+    if not isinstance(request, dict):
+        return "not a JSON object"
+    resource_spans = request.get("resourceSpans", request.get("resource_spans"))
+    if resource_spans is None:
+        return "no resourceSpans member"
+    if not isinstance(resource_spans, list):
+        return "resourceSpans is not a list"
+    spans: list[Span] = []
+    for entry in resource_spans:
+        if not isinstance(entry, dict):
+            return "an entry of resourceSpans is not an object"
+        resource_raw = entry.get("resource") or {}
+        resource = _resource(
+            resource_raw.get("attributes") if isinstance(resource_raw, dict) else None
+        )
+        scope_spans = entry.get("scopeSpans", entry.get("scope_spans", []))
+        if not isinstance(scope_spans, list):
+            return "scopeSpans is not a list"
+        for scoped in scope_spans:
+            if not isinstance(scoped, dict) or not isinstance(scoped.get("spans", []), list):
+                return "an entry of scopeSpans is not an object with a list of spans"
+            scope = scoped.get("scope")
+            scope_name = scope.get("name", "") if isinstance(scope, dict) else ""
+            for raw in scoped.get("spans", []):
+                spans.append(_span(raw, resource, str(scope_name), line))
+    return spans
+
+
+def _resource(raw: Any) -> dict[str, Attribute]:
+    """The resource attributes the rules read (a resource has many; decoding all would cost)."""
+    if not isinstance(raw, list):
+        return {}
+    wanted = [
+        e
+        for e in raw
+        if type(e) is dict and type(e.get("key")) is str and e["key"] in RESOURCE_KEYS
+    ]
+    return key_values(wanted)[0]
+
+
+def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Span:
+    defects: list[str] = []
+    if not isinstance(raw, dict):
+        raw = {}
+        defects.append("the span is not a JSON object")
+    ids: dict[str, str] = {}
+    for member, required in (("traceId", True), ("spanId", True), ("parentSpanId", False)):
+        value = raw.get(member, "")
+        decoded = hex_id(value)
+        if decoded is None or (required and not decoded):
+            defects.append(f"{member} is not a hex or base64 id: {value!r}")
+            decoded = str(value) if isinstance(value, str) else ""
+        ids[member] = decoded
+    attributes, attribute_defects = key_values(raw.get("attributes"))
+    defects += attribute_defects
+    status = raw.get("status") if isinstance(raw.get("status"), dict) else {}
+    events = []
+    raw_events = raw.get("events")
+    if raw_events is not None and not isinstance(raw_events, list):
+        defects.append("events is not a list")
+    for event in raw_events if isinstance(raw_events, list) else ():
+        if isinstance(event, dict):
+            event_attributes, event_defects = key_values(event.get("attributes"))
+            defects += [f"event {event.get('name')!r}: {d}" for d in event_defects]
+            events.append(SpanEvent(str(event.get("name", "")), event_attributes))
+    name = raw.get("name")
+    return Span(
+        trace_id=ids["traceId"],
+        span_id=ids["spanId"],
+        parent_span_id=ids["parentSpanId"],
+        name=name if isinstance(name, str) else "",
+        kind=_enum(SPAN_KINDS, raw.get("kind", 0), "unspecified"),
+        attributes=attributes,
+        resource=resource,
+        status_code=_enum(STATUS_CODES, status.get("code", 0), "unset"),
+        status_message=str(status.get("message", "")),
+        events=tuple(events),
+        line=line,
+        scope=scope,
+        defects=defects,
+    )
+
+
+class OtlpJsonReader(Reader):
+    """Reads OTLP JSON traces. The engine hands traces to :mod:`migrator.traces`, which calls :meth:`batches`."""
+
+    name: ClassVar[str] = "otlp-json"
+    streams_lines: ClassVar[bool] = True
+
+    def units(self, lines: Iterable[str]) -> Iterator[Unit]:
+        """One unit per line, text untouched (traces are never rewritten)."""
+        for line_no, text in enumerate(lines, start=1):
+            yield Unit(text, line_no)
+
+    def batches(self, lines: Iterable[str]) -> Iterator[Batch | Problem]:
+        """The export requests of the file in order, and a problem for each line that is not one."""
+        source = iter(lines)
+        for line_no, text in enumerate(source, start=1):
+            parsed = parse_json_line(text, line_no)
+            if parsed is None:
+                continue
+            if isinstance(parsed, Problem):
+                if line_no == 1 and not _is_complete_line(text):
+                    yield from self._document(text, source)
+                    return
+                yield parsed
+                continue
+            spans = spans_of(parsed[0], line_no)
+            if isinstance(spans, str):
+                yield Problem(
+                    NOT_AN_EXPORT_REQUEST, f"not an OTLP export request: {spans}", line_no
+                )
+                continue
+            yield Batch(line_no, spans)
+
+    def _document(self, first: str, rest: Iterator[str]) -> Iterator[Batch | Problem]:
+        """A pretty-printed export request: read whole, each span located at its spanId's line."""
+        text = first + "".join(rest)
+        parsed = parse_json_line(text.replace("\n", " ").replace("\r", " "), 1)
+        if parsed is None:
+            return
+        if isinstance(parsed, Problem):
+            line = text.count("\n", 0, max(parsed.column - 1, 0)) + 1
+            yield Problem(parsed.code, parsed.message, line)
+            return
+        spans = spans_of(parsed[0], 1)
+        if isinstance(spans, str):
+            yield Problem(NOT_AN_EXPORT_REQUEST, f"not an OTLP export request: {spans}", 1)
+            return
+        for span in spans:
+            span.line = _line_of_span(text, span)
+        yield Batch(1, spans)
+
+
+def _enum(names: dict[Any, str], raw: Any, default: str) -> str:
+    """An enum given as a number or a name; anything else (a list, an object) is the default."""
+    return names.get(raw, default) if isinstance(raw, (int, str)) else default
+
+
+def _is_complete_line(text: str) -> bool:
+    """Whether a line that failed to parse was meant as a whole value (not a document's first line)."""
+    return text.strip().lstrip(BOM) != "{"
+
+
+def _line_of_span(text: str, span: Span) -> int:
+    for spelling in {span.span_id, _base64(span.span_id)}:
+        match = re.search(r'"spanId"\s*:\s*"' + re.escape(spelling) + '"', text, re.IGNORECASE)
+        if match:
+            return text.count("\n", 0, match.start()) + 1
+    return 1
+
+
+def _base64(hex_text: str) -> str:
+    try:
+        return base64.b64encode(bytes.fromhex(hex_text)).decode("ascii")
+    except ValueError:
+        return hex_text

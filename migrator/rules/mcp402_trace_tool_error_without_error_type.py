@@ -1,0 +1,74 @@
+"""A traced `tools/call` returned an `isError` result, but its span lacks `error.type = tool_error`.
+
+The MCP semantic conventions say: when a `CallToolResult` is returned with
+`isError` set to `true`, `error.type` SHOULD be set to `tool_error` (and the
+span status to `ERROR`). Without it, dashboards and alerts that count failed
+tool calls by `error.type` miss every tool error, including the input
+validation failures that SEP-1303 turned into tool results.
+
+The rule fires when the span records the result (`gen_ai.tool.call.result`
+with `isError: true`) and `error.type` is missing or another value.
+
+Follows the MCP semantic conventions of OpenTelemetry semantic-conventions
+v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
+
+## Before
+
+```json
+{"name": "tools/call divide", "attributes": [
+  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
+  {"key": "gen_ai.tool.call.result", "value": {"stringValue": "{\"content\":[...],\"isError\":true}"}}],
+ "status": {"code": 0}}
+```
+
+## After
+
+```json
+{"name": "tools/call divide", "attributes": [
+  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
+  {"key": "gen_ai.tool.call.result", "value": {"stringValue": "{\"content\":[...],\"isError\":true}"}},
+  {"key": "error.type", "value": {"stringValue": "tool_error"}}],
+ "status": {"code": 2}}
+```
+
+## Why
+
+Tool errors are the errors the model sees and acts on; after SEP-1303 they
+include every bad argument. A trace that records them as successes hides a
+whole class of failures.
+"""
+
+from __future__ import annotations
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo
+from migrator.rules.trace_base import SpanRule, span_rule
+from migrator.spans import ERROR_TYPE, TOOL_ERROR, Operation
+
+INFO = RuleInfo(
+    code="MCP402",
+    slug="trace-tool-error-without-error-type",
+    summary="an isError tool result whose span lacks error.type = tool_error",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+@span_rule(INFO)
+class TraceToolErrorWithoutErrorType(SpanRule):
+    """MCP402."""
+
+    per_call = False
+
+    def check(self, op: Operation, path: str) -> list[Finding]:
+        if op.method != "tools/call" or op.outcome != "tool_error" or op.error_type == TOOL_ERROR:
+            return []
+        found = "is missing" if op.error_type is None else f"is {op.error_type!r}"
+        message = (
+            f"tools/call {op.tool or '(no name)'} (span {op.span.span_id}) returned an isError result, "
+            f"but {ERROR_TYPE} {found}; the conventions set it to {TOOL_ERROR!r}"
+        )
+        return [
+            self.finding(op, path, message, evidence=("gen_ai.tool.call.result has isError: true",))
+        ]

@@ -1,0 +1,110 @@
+"""An MCP span lacks an attribute the conventions require.
+
+Required on every MCP client and server span: `mcp.method.name`.
+Conditionally required, checked when the condition can be seen on the span:
+
+* `gen_ai.tool.name` on `tools/call` spans (the operation is about a tool);
+* `gen_ai.prompt.name` on `prompts/get` spans;
+* `mcp.resource.uri` on `resources/read`, `resources/subscribe` and
+  `resources/unsubscribe` spans;
+* `jsonrpc.request.id` on request spans (every method but `notifications/*`);
+* `error.type` when the span's status is `ERROR` (the operation failed);
+* `rpc.response.status_code` when the span records a JSON-RPC error code.
+
+Each deviation is reported once per instrumentation scope and service (at
+the first span that shows it): it is the instrumentation's, not the call's.
+A span counts as an MCP span when it has `mcp.method.name`, any other
+`mcp.*` attribute, or a name that starts with an MCP method (`tools/call ...`).
+
+Follows the MCP semantic conventions of OpenTelemetry semantic-conventions
+v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
+
+## Before
+
+```json
+{"name": "tools/call add", "attributes": [
+  {"key": "mcp.tool.name", "value": {"stringValue": "add"}}]}
+```
+
+## After
+
+```json
+{"name": "tools/call add", "attributes": [
+  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
+  {"key": "gen_ai.tool.name", "value": {"stringValue": "add"}},
+  {"key": "jsonrpc.request.id", "value": {"stringValue": "4"}}]}
+```
+
+## Why
+
+Queries, dashboards and the other MCP4xx rules find MCP calls by these
+attributes. A span without them is invisible to all of them: a tool call
+that failed validation cannot be told from a ping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo
+from migrator.rules.trace_base import SpanRule, span_rule
+from migrator.spans import (
+    ERROR_TYPE,
+    METHOD,
+    NOTIFICATION_PREFIX,
+    PROMPT_NAME,
+    REQUEST_ID,
+    RESOURCE_URI,
+    STATUS_CODE,
+    TOOL_NAME,
+    Operation,
+)
+
+INFO = RuleInfo(
+    code="MCP403",
+    slug="span-missing-required-attribute",
+    summary="an MCP span lacks a required or conditionally required attribute",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+RESOURCE_METHODS = frozenset({"resources/read", "resources/subscribe", "resources/unsubscribe"})
+
+
+def missing_attributes(op: Operation) -> list[str]:
+    """The required attributes the span lacks, each with the condition that requires it."""
+    attrs = op.span.attributes
+    method = op.method or ""
+    wanted: list[tuple[str, str]] = [(METHOD, "required")]
+    if method == "tools/call":
+        wanted.append((TOOL_NAME, "a tools/call span"))
+    if method == "prompts/get":
+        wanted.append((PROMPT_NAME, "a prompts/get span"))
+    if method in RESOURCE_METHODS:
+        wanted.append((RESOURCE_URI, f"a {method} span"))
+    if method and not method.startswith(NOTIFICATION_PREFIX):
+        wanted.append((REQUEST_ID, "a request span"))
+    if op.span.status_code == "error":
+        wanted.append((ERROR_TYPE, "the span status is ERROR"))
+    if op.error_code is not None and op.outcome == "jsonrpc_error":
+        wanted.append((STATUS_CODE, f"the response has JSON-RPC error code {op.error_code}"))
+    return [f"{key} ({why})" for key, why in wanted if key not in attrs]
+
+
+@span_rule(INFO)
+class SpanMissingRequiredAttribute(SpanRule):
+    """MCP403."""
+
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
+        return (op.method, tuple(missing_attributes(op)))
+
+    def check(self, op: Operation, path: str) -> list[Finding]:
+        missing = missing_attributes(op)
+        if not missing:
+            return []
+        message = f"MCP span {op.span.name!r} ({op.span.span_id}) lacks " + ", ".join(missing)
+        return [self.finding(op, path, message)]

@@ -1,0 +1,79 @@
+"""An MCP span attribute has a type the conventions do not define, or cannot be read.
+
+The MCP semantic conventions give every attribute a type: `jsonrpc.request.id`
+is a **string** (`"10"`, not the integer `10`), `server.port` an int, and so on.
+Attributes that are not OTLP `AnyValue`s at all (a bare value, a missing key)
+are reported here too; the rest of the span is still checked.
+
+Follows the MCP semantic conventions of OpenTelemetry semantic-conventions
+v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
+
+## Before
+
+```json
+{"key": "jsonrpc.request.id", "value": {"intValue": "10"}}
+```
+
+## After
+
+```json
+{"key": "jsonrpc.request.id", "value": {"stringValue": "10"}}
+```
+
+## Why
+
+Backends index attributes by name *and* type: a query for
+`jsonrpc.request.id = "10"` does not match an integer, and a column of mixed
+types breaks aggregations.
+
+Each deviation is reported once per instrumentation scope and service, at
+the first span that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo
+from migrator.rules.trace_base import SpanRule, span_rule
+from migrator.spans import CONVENTION_TYPES, Operation
+
+INFO = RuleInfo(
+    code="MCP404",
+    slug="span-attribute-wrong-type",
+    summary="an MCP span attribute of the wrong type, or one that is not an OTLP AnyValue",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+def wrong_types(op: Operation) -> list[tuple[str, str, str]]:
+    """``(attribute, type found, type defined)`` for each attribute of the wrong type."""
+    out = []
+    for key, attribute in op.span.attributes.items():
+        expected = CONVENTION_TYPES.get(key)
+        if expected is not None and attribute.type != expected:
+            out.append((key, attribute.type, expected))
+    return out
+
+
+@span_rule(INFO)
+class SpanAttributeWrongType(SpanRule):
+    """MCP404."""
+
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
+        return (tuple(op.span.defects), tuple(wrong_types(op)))
+
+    def check(self, op: Operation, path: str) -> list[Finding]:
+        problems = list(op.span.defects)
+        for key, found, expected in wrong_types(op):
+            value = op.span.attributes[key].value
+            problems.append(f"{key} is {found} {value!r}, the conventions say {expected}")
+        return [
+            self.finding(op, path, f"MCP span {op.span.name!r} ({op.span.span_id}): {problem}")
+            for problem in problems
+        ]

@@ -1,0 +1,82 @@
+"""An MCP span carries an `mcp.*` attribute that the conventions do not define.
+
+The `mcp` namespace of the attribute registry holds four attributes:
+`mcp.method.name`, `mcp.session.id`, `mcp.resource.uri` and
+`mcp.protocol.version`. Instrumentations written before the conventions (or
+guessing them) write others; the common ones have a defined replacement:
+
+| written | defined |
+| --- | --- |
+| `mcp.tool.name` | `gen_ai.tool.name` |
+| `mcp.request.id` | `jsonrpc.request.id` |
+| `mcp.prompt.name` | `gen_ai.prompt.name` |
+| `mcp.transport` | `network.transport` |
+
+Follows the MCP semantic conventions of OpenTelemetry semantic-conventions
+v1.41.0 (`docs/registry/attributes/mcp.md`, status Development).
+
+## Before
+
+```json
+{"key": "mcp.tool.name", "value": {"stringValue": "add"}}
+```
+
+## After
+
+```json
+{"key": "gen_ai.tool.name", "value": {"stringValue": "add"}}
+```
+
+## Why
+
+Tools that follow the conventions (GenAI dashboards, the MCP4xx rules) look
+for `gen_ai.tool.name`; a tool call recorded under another name is counted
+nowhere.
+
+Each attribute is reported once per instrumentation scope and service, at the
+first span that has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo
+from migrator.rules.trace_base import SpanRule, span_rule
+from migrator.spans import MCP_NAMESPACE, REPLACEMENTS, Operation
+
+INFO = RuleInfo(
+    code="MCP405",
+    slug="span-attribute-not-in-conventions",
+    summary="an mcp.* span attribute the OpenTelemetry conventions do not define",
+    default_severity=Severity.WARNING,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+def undefined_attributes(op: Operation) -> list[str]:
+    """The span's ``mcp.*`` attributes that the registry does not define."""
+    return [
+        key for key in op.span.attributes if key.startswith("mcp.") and key not in MCP_NAMESPACE
+    ]
+
+
+@span_rule(INFO)
+class SpanAttributeNotInConventions(SpanRule):
+    """MCP405."""
+
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
+        return tuple(undefined_attributes(op))
+
+    def check(self, op: Operation, path: str) -> list[Finding]:
+        found = []
+        for key in undefined_attributes(op):
+            instead = REPLACEMENTS.get(key)
+            hint = f"; the conventions name it {instead}" if instead else ""
+            message = f"MCP span {op.span.name!r} ({op.span.span_id}): {key} is not a defined attribute{hint}"
+            found.append(self.finding(op, path, message))
+        return found

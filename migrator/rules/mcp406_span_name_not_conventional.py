@@ -1,0 +1,82 @@
+"""An MCP span's name is not `{mcp.method.name} {target}`.
+
+The conventions name MCP spans `{mcp.method.name} {target}`, where the
+target is `gen_ai.tool.name` or `gen_ai.prompt.name` when the operation has
+one (`tools/call add`, `prompts/get review`), and `{mcp.method.name}` alone
+otherwise (`tools/list`, `initialize`). The target is taken from the span's
+attributes, or from its name when the instrumentation puts it only there.
+
+Each naming pattern (`MCP send {mcp.method.name} {target}`) is reported once
+per instrumentation scope and service, at the first span named that way.
+
+Follows the MCP semantic conventions of OpenTelemetry semantic-conventions
+v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
+
+## Before
+
+```json
+{"name": "mcp.call_tool", "attributes": [
+  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
+  {"key": "gen_ai.tool.name", "value": {"stringValue": "add"}}]}
+```
+
+## After
+
+```json
+{"name": "tools/call add", "attributes": [...]}
+```
+
+## Why
+
+Span names are what trace views list and group by. Names in one form let a
+user find every call of one tool across services and instrumentations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.rules import RuleInfo
+from migrator.rules.trace_base import SpanRule, span_rule
+from migrator.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation, name_pattern
+
+INFO = RuleInfo(
+    code="MCP406",
+    slug="span-name-not-conventional",
+    summary="an MCP span whose name is not {mcp.method.name} {target}",
+    default_severity=Severity.INFO,
+    fix=FixSafety.NONE,
+    doc=__doc__ or "",
+)
+
+
+def expected_name(op: Operation) -> str | None:
+    """The name the conventions give this span, or ``None`` without ``mcp.method.name``."""
+    method = op.span.string(METHOD)
+    if method is None:
+        return None
+    target = op.span.string(TOOL_NAME) or op.span.string(PROMPT_NAME) or op.tool
+    return f"{method} {target}" if target else method
+
+
+@span_rule(INFO)
+class SpanNameNotConventional(SpanRule):
+    """MCP406."""
+
+    judges_instrumentation = True
+
+    def group(self, op: Operation) -> Hashable:
+        pattern = name_pattern(op).replace(" {target}", "")
+        if op.method:
+            pattern = " ".join(
+                "{mcp.method.name}" if w == op.method else w for w in pattern.split(" ")
+            )
+        return pattern
+
+    def check(self, op: Operation, path: str) -> list[Finding]:
+        expected = expected_name(op)
+        if expected is None or op.span.name == expected:
+            return []
+        message = f"MCP span {op.span.name!r} ({op.span.span_id}) should be named {expected!r}"
+        return [self.finding(op, path, message)]
