@@ -21,8 +21,9 @@ from typing import TextIO
 
 from migrator import __version__
 from migrator.errors import MigratorError
-
-EXIT_ERROR = 2
+from migrator.exitcodes import BROKEN_PIPE as EXIT_BROKEN_PIPE
+from migrator.exitcodes import ERROR as EXIT_ERROR
+from migrator.exitcodes import INTERRUPTED as EXIT_INTERRUPTED
 
 DESCRIPTION = """\
 Find and fix MCP tools/call input-validation errors that are still sent as
@@ -96,9 +97,6 @@ def main(
     return code
 
 
-EXIT_BROKEN_PIPE = 141  # what a shell reports for a process ended by SIGPIPE
-
-
 def console() -> int:
     """The ``mcp-transcripts`` console script: :func:`main`, quiet when the reader goes away.
 
@@ -117,7 +115,7 @@ def console() -> int:
         sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write("mcp-transcripts: interrupted; files being rewritten were left as they were\n")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)

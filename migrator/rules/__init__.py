@@ -30,6 +30,9 @@ class RuleInfo:
     default_severity: Severity
     fix: FixSafety
     doc: str
+    # The Chinese docs show these; a rule without them shows the English text and says so.
+    summary_zh: str = ""
+    why_zh: str = ""
 
     @property
     def title(self) -> str:

@@ -16,13 +16,19 @@ a `-32602` error; the original result is kept in
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}}
+{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}
 {"jsonrpc":"2.0","id":21,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool no_such_tool not found"}],"isError":true}}
 ```
 
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"io.github.mcp-transcripts/original-result":{"content":[...],"isError":true}}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}}
+{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}
+{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"io.github.mcp-transcripts/original-result":{"content":[{"type":"text","text":"MCP error -32602: Tool no_such_tool not found"}],"isError":true}}}}
 ```
 
 ## Why
@@ -47,6 +53,10 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.UNSAFE,
     doc=__doc__ or "",
+    summary_zh="调用完整目录中不存在的工具，却以 isError 工具结果作答",
+    why_zh=(
+        "协议错误告诉客户端它对服务器的认识有误（工具列表已过期），客户端可以据此重新列出工具。"
+    ),
 )
 
 

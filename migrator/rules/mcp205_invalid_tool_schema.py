@@ -9,12 +9,16 @@ rules lose that evidence for it.
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
 {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"int"}}}}]}}
 ```
 
 ## After
 
+`fix` leaves it; the server should list a valid schema:
+
 ```json
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
 {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"integer"}}}}]}}
 ```
 
@@ -40,6 +44,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="inputSchema 或 outputSchema 不是有效 JSON Schema 的工具",
+    why_zh=(
+        "客户端把这些 schema 交给模型，并用它们验证调用；无效的 schema 会让两者都失效。"
+    ),
 )
 
 

@@ -6,12 +6,13 @@ byte for byte: a migrator must never drop evidence it cannot read.
 ## Before
 
 ```text
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search","arguments":{}}}
 {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","te
 ```
 
 ## After
 
-The line is left exactly as it was.
+`fix` leaves the line exactly as it was.
 
 ## Why
 
@@ -32,5 +33,9 @@ INFO = register_info(
         default_severity=Severity.ERROR,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        summary_zh="不是有效 JSON 的行（报告，原样保留）",
+        why_zh=(
+            "被截断的最后一行（录制器写到一半被终止）、日志噪声和合并冲突都会进入记录；它们应当被看到，而不是悄悄丢失。"
+        ),
     )
 )
