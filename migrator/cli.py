@@ -23,19 +23,22 @@ from migrator import __version__
 from migrator.errors import MigratorError
 from migrator.exitcodes import BROKEN_PIPE as EXIT_BROKEN_PIPE
 from migrator.exitcodes import ERROR as EXIT_ERROR
+from migrator.exitcodes import EXIT_CODES
 from migrator.exitcodes import INTERRUPTED as EXIT_INTERRUPTED
 
 DESCRIPTION = """\
 Find and fix MCP tools/call input-validation errors that are still sent as
 JSON-RPC protocol errors (SEP-1303, protocol 2025-11-25), in recorded transcripts."""
 
-EPILOG = """\
-exit codes:
-  check       0 no finding at or above --fail-on, 1 findings, 2 usage or input error
-  fix         0 done (or nothing to do), 2 usage or input error (that file untouched)
-  fix --diff  0 nothing would change, 1 something would change, 2 error
-  any         141 the reader of stdout went away (a closed pipe, as with | head)
 
+def _exit_code_lines() -> str:
+    """The exit codes, from the table the commands and the docs share."""
+    return "".join(f"  {code.code:<4} {code.meaning.replace('`', '')}\n" for code in EXIT_CODES)
+
+
+EPILOG = f"""\
+exit codes (what each means per command: the CLI reference):
+{_exit_code_lines()}
 examples:
   mcp-transcripts check traces/
   mcp-transcripts fix --diff traces/session.jsonl

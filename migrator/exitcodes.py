@@ -27,6 +27,7 @@ __all__ = [
     "FINDINGS",
     "INTERRUPTED",
     "OK",
+    "RELAYED_STATUS",
     "ExitCode",
 ]
 
@@ -36,6 +37,12 @@ CHANGES = 1  # fix --diff: something would change
 ERROR = 2
 INTERRUPTED = 130  # 128 + SIGINT
 BROKEN_PIPE = 141  # 128 + SIGPIPE
+
+# What the table cannot say in a cell: the relaying commands pass the server's status on.
+RELAYED_STATUS = (
+    "`record` and `proxy` otherwise exit with the server's own exit code, or 128 + N if "
+    "signal N ended the server."
+)
 
 # The columns of the table, in the order the docs show them.
 COMMANDS = ("check", "fix", "fix --diff", "rules, explain", "schema", "record, proxy")
@@ -119,7 +126,7 @@ EXIT_CODES: tuple[ExitCode, ...] = (
     ExitCode(
         BROKEN_PIPE,
         "broken-pipe",
-        "the reader of standard output went away (`| head`); no traceback",
+        "the reader of standard output went away (a pipe into `head`); no traceback",
         tuple((command, "standard output closed") for command in COMMANDS[:5]),
     ),
 )
