@@ -17,8 +17,8 @@ from migrator import api
 from migrator.engine import Options
 from migrator.findings import FixSafety
 from migrator.rules import RuleInfo, all_rules
-from migrator.rules.page import example_blocks, parse_doc, render_page
-from tests.conftest import ROOT
+from migrator.rules.page import DOCS_URL, example_blocks, page_url, parse_doc, render_page
+from tests.conftest import ROOT, run_cli
 
 OFFICIAL_SCHEMA = ROOT.parent / "shared" / "mcp-schemas"
 # A ``text`` example shows a byte that is not UTF-8 as ``\xNN``; the transcript holds the
@@ -86,3 +86,18 @@ def test_pages_keep_every_section_of_the_docstring() -> None:
         doc = parse_doc(rule.doc)
         for part in (doc.what, doc.before, doc.after, doc.why, doc.limits):
             assert part in page, rule.code
+
+
+def test_explain_prints_the_page_and_its_address() -> None:
+    for rule in all_rules():
+        explained = run_cli("explain", rule.code.lower())
+        assert explained.code == 0
+        assert explained.out == render_page(rule, "en", web=False)
+        assert explained.out.startswith(f"{rule.code} {rule.slug}\n")
+        assert explained.out.rstrip().endswith(page_url(rule.code))
+
+
+def test_page_addresses_are_under_the_published_site() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f"site_url: {DOCS_URL}\n" in config
+    assert page_url("MCP101", "zh") == f"{DOCS_URL}zh/migrator/reference/rules/mcp101/"

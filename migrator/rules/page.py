@@ -182,11 +182,11 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
         anchor = {"fix": "fix", "what": "what-it-does", "limits": "known-limits"}.get(key, key)
         return f"{'#' * level} {heading[key]}" + (f" {{#{anchor}}}" if web else "")
 
-    lines = [f"# {info.code} `{info.slug}`" + (f" {{#{info.code.lower()}}}" if web else ""), ""]
+    lines = [f"# {info.code} `{info.slug}` {{#{info.code.lower()}}}" if web else info.title, ""]
     if zh:
         lines += [_ENGLISH_BODY_NOTE if info.summary_zh and info.why_zh else _UNTRANSLATED_NOTE, ""]
     lines += [f"**{summary.strip()}**", ""]
-    lines += [_facts(info, lang), ""]
+    lines += [_facts(info, lang, web), ""]
     lines += [title(2, "what"), "", doc.what, ""]
     if why:
         lines += [title(2, "why"), "", why, ""]
@@ -216,17 +216,17 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _facts(info: RuleInfo, lang: str) -> str:
+def _facts(info: RuleInfo, lang: str, web: bool) -> str:
     severity = info.default_severity.value
     fix = info.fix.value
     if lang == "zh":
-        return (
-            f"默认严重级别：**{severity}**。修复：**{fix}**。"
-            f"在终端中运行 `mcp-transcripts explain {info.code}` 可得到相同内容。"
+        facts = f"默认严重级别：**{severity}**。修复：**{fix}**。"
+        return facts + (
+            f"在终端中运行 `mcp-transcripts explain {info.code}` 可得到相同内容。" if web else ""
         )
-    return (
-        f"Default severity: **{severity}**. Fix: **{fix}**. "
-        f"`mcp-transcripts explain {info.code}` prints this page in a terminal."
+    facts = f"Default severity: **{severity}**. Fix: **{fix}**."
+    return facts + (
+        f" `mcp-transcripts explain {info.code}` prints this page in a terminal." if web else ""
     )
 
 
