@@ -2,7 +2,12 @@
 
 One rule per module, each with a stable code and slug (these are a contract:
 users select, ignore and baseline by them). A rule module's docstring is its
-documentation: ``mcp-transcripts explain`` prints it and the docs site renders it.
+documentation: ``mcp-transcripts explain`` prints it and the docs site renders it,
+one page per rule (``migrator.rules.page``). Write it as prose (what the rule does),
+then ``## Before`` (a whole small transcript that raises the rule), ``## After`` (for
+a rule with a fix, exactly what ``fix`` writes; ``tests/test_rule_docs.py`` runs it),
+``## Why`` and ``## Limits``. ``summary_zh`` and ``why_zh`` carry the Chinese page's
+summary and why. A new rule also gets a case folder ``tests/rules/<CODE>/``.
 """
 
 from __future__ import annotations

@@ -37,6 +37,14 @@ message as short `<message> at <path>` lines; the original error is kept under
 Clients do not show protocol errors to the model. A model that never learns
 why its call failed repeats the same mistake (the SEP's example: a booking tool
 that rejects a date in the past, called again and again with past dates).
+
+## Limits
+
+The verdict rests on evidence: the tool catalog, the tool's `inputSchema`, the
+error code and the wording of the message (`--show-evidence` lists it). It is not
+promised to be free of false positives; `tests/test_noop.py` holds protocol errors
+that must stay as they are. A server wording the classifier does not know ends up
+as MCP103 instead: add it to `validation-patterns`.
 """
 
 from __future__ import annotations

@@ -35,6 +35,12 @@ a `-32602` error; the original result is kept in
 
 A protocol error tells the client that its view of the server is wrong (its
 tool list is out of date), which it can act on by listing tools again.
+
+## Limits
+
+Without a complete catalog (every `tools/list` page, no `list_changed` since) the
+rule relies on the result's text saying that the tool does not exist; a wording it
+does not know goes unreported (add it to `unknown-tool-patterns`).
 """
 
 from __future__ import annotations

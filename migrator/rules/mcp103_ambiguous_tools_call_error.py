@@ -30,6 +30,11 @@ rewrites it as MCP101 would.
 
 A guess that rewrites an unknown-tool error into a tool result would break
 the rule the other way; the migrator only guesses when asked to.
+
+## Limits
+
+It reports doubt, by design. The unsafe fix assumes an input validation failure,
+which is wrong when the tool did not exist: review the diff before applying it.
 """
 
 from __future__ import annotations

@@ -31,6 +31,11 @@ a real internal server error must stay a protocol error.
 
 An execution failure the model never sees turns into a silent dead end; as a
 tool result it can be explained to the user or worked around.
+
+## Limits
+
+The wording is a heuristic: an internal server error can read like a tool failure,
+which is why the finding is `info` and the fix unsafe.
 """
 
 from __future__ import annotations

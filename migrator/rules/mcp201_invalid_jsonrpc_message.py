@@ -30,6 +30,11 @@ keyword that failed.
 
 Peers drop or misroute messages that break the envelope; a trace with them
 does not show what the other side saw.
+
+## Limits
+
+Only the JSON-RPC envelope is checked; the shape of each method's params and result
+is left to MCP202 (tools) and MCP206 (everything, opt-in).
 """
 
 from __future__ import annotations

@@ -36,6 +36,11 @@ In a 2025-11-25 session, a `CallToolResult` whose `content` is not an array:
 
 Clients check results against the schema of the version they negotiated; a
 server that answers in another version's shape breaks them.
+
+## Limits
+
+Without a version (no `initialize` in the transcript, no `_meta` on the request) and
+without `--assume-version`, nothing is checked.
 """
 
 from __future__ import annotations

@@ -29,6 +29,11 @@ the model learns of it from the `isError` result. A valid call:
 
 Seeing which calls were invalid, and how, shows what the model needs to be
 told, and whether the server's answer said it.
+
+## Limits
+
+Remote `$ref`s in an `inputSchema` are never fetched. A tool absent from the
+transcript's catalog has no schema to check against.
 """
 
 from __future__ import annotations

@@ -30,6 +30,11 @@ error has no structured output to conform.
 
 Clients validate structured results against the declared schema and reject
 the ones that fail, so the model never sees them.
+
+## Limits
+
+Only tools whose `outputSchema` is in the transcript's catalog are checked; remote
+`$ref`s are never fetched.
 """
 
 from __future__ import annotations

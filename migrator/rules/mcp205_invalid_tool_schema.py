@@ -26,6 +26,10 @@ rules lose that evidence for it.
 
 Clients hand these schemas to the model and validate calls with them; an
 invalid schema breaks both.
+
+## Limits
+
+Only the tools listed in the transcript are checked.
 """
 
 from __future__ import annotations

@@ -32,6 +32,11 @@ In a 2025-06-18 session, an `initialize` result without `serverInfo` (checked wi
 
 The project's schemas cover what the migration touches; teams that validate
 whole traces in CI want every message held to the specification.
+
+## Limits
+
+Opt-in, with a schema file you provide. Methods the version does not define are not
+reported, and the tools surface is left to MCP202.
 """
 
 from __future__ import annotations

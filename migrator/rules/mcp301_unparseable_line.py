@@ -18,6 +18,11 @@ byte for byte: a migrator must never drop evidence it cannot read.
 
 Truncated last lines (a recorder killed mid-write), log noise and merge
 conflicts all end up in transcripts; they should be seen, not silently lost.
+
+## Limits
+
+Format detection reads the first 64 lines; a NUL byte later in the file makes its
+line MCP301 rather than the file an input error.
 """
 
 from __future__ import annotations

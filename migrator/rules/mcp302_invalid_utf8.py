@@ -19,6 +19,11 @@ The byte `0xE9` alone, as Latin-1 writes "é" (shown here as `\xe9`):
 
 Guessing an encoding could change the bytes of evidence; the migrator reports
 and keeps them instead.
+
+## Limits
+
+Reported for line formats (wire and envelope JSONL) and Claude Desktop logs only. In
+JSON documents, HAR and YAML, invalid bytes pass through unreported.
 """
 
 from __future__ import annotations

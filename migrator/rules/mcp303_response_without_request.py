@@ -26,6 +26,11 @@ pair is then judged like any other:
 
 A response without its request is evidence the migrator cannot use; saying
 so is better than silently skipping it.
+
+## Limits
+
+Each file keeps at most 100,000 requests waiting for an answer. Beyond that the
+oldest is forgotten, and its response is then reported as MCP303.
 """
 
 from __future__ import annotations

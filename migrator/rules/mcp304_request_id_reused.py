@@ -25,6 +25,11 @@ independently, so the same id in flight both ways is fine and not reported.
 
 The specification requires that a sender not reuse an id within a session;
 a peer that does can receive the answer to one call as the answer to another.
+
+## Limits
+
+Only ids still in flight count: reusing the id of a request that was answered is not
+reported.
 """
 
 from __future__ import annotations
