@@ -32,12 +32,30 @@ JSON-RPC protocol errors (SEP-1303, protocol 2025-11-25), in recorded transcript
 
 
 def _exit_code_lines() -> str:
-    """The exit codes, from the table the commands and the docs share."""
-    return "".join(f"  {code.code:<4} {code.meaning.replace('`', '')}\n" for code in EXIT_CODES)
+    """The exit codes per command, from the table the commands and the docs share.
+
+    Each meaning is cut at its first ";" so a command fits a few lines; the CLI reference
+    has the whole table.
+    """
+    import textwrap
+
+    out = []
+    for command in ("check", "fix", "fix --diff"):
+        parts = []
+        for exit_code in EXIT_CODES[:3]:
+            meaning = exit_code.for_command(command)
+            if meaning:
+                parts.append(f"{exit_code.code} {meaning.split(';')[0].replace('`', '')}")
+        out.append(f"{command:<11} " + ", ".join(parts))
+    signals = [f"{c.code} {c.meaning.split(':')[0].split(';')[0]}" for c in EXIT_CODES[3:]]
+    out.append("any         " + ", ".join(signals).replace("`", ""))
+    return "".join(
+        textwrap.fill(line, width=88, initial_indent="  ", subsequent_indent=" " * 14) + "\n" for line in out
+    )
 
 
 EPILOG = f"""\
-exit codes (what each means per command: the CLI reference):
+exit codes (the whole table: the CLI reference):
 {_exit_code_lines()}
 examples:
   mcp-transcripts check traces/

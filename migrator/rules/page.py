@@ -13,6 +13,7 @@ page says so at the top.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -103,6 +104,7 @@ _HEADINGS = {
         "example": "Example",
         "before": "Before",
         "after": "After",
+        "change": "The change, pretty-printed",
         "fix": "Fix and its safety",
         "options": "Options",
         "related": "Related rules",
@@ -114,6 +116,7 @@ _HEADINGS = {
         "example": "示例",
         "before": "修复前",
         "after": "修复后",
+        "change": "改动（格式化显示）",
         "fix": "修复及其安全性",
         "options": "选项",
         "related": "相关规则",
@@ -179,7 +182,9 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
     why = info.why_zh if zh and info.why_zh else doc.why
 
     def title(level: int, key: str) -> str:
-        anchor = {"fix": "fix", "what": "what-it-does", "limits": "known-limits"}.get(key, key)
+        anchor = {"what": "what-it-does", "limits": "known-limits", "change": "the-change"}.get(
+            key, key
+        )
         return f"{'#' * level} {heading[key]}" + (f" {{#{anchor}}}" if web else "")
 
     lines = [f"# {info.code} `{info.slug}` {{#{info.code.lower()}}}" if web else info.title, ""]
@@ -194,8 +199,19 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
         lines += [title(2, "example"), ""]
         if doc.before:
             lines += [title(3, "before"), "", doc.before, ""]
+        changed = _changed_lines(doc) if info.fix is not FixSafety.NONE else []
         if doc.after:
-            lines += [title(3, "after"), "", doc.after, ""]
+            after = doc.after
+            if web and changed:  # mark the lines fix rewrote
+                numbers = " ".join(str(number) for number, _, _ in changed)
+                after = after.replace("```json\n", f'```json hl_lines="{numbers}"\n', 1)
+            lines += [title(3, "after"), "", after, ""]
+        if changed:
+            lines += [title(3, "change"), ""]
+        for number, old, new in changed:
+            lines += [_CHANGE_INTRO[lang].format(number=number), ""]
+            lines += [_pretty_block(old, "before" if lang == "en" else "修复前", web), ""]
+            lines += [_pretty_block(new, "after" if lang == "en" else "修复后", web), ""]
     lines += [title(2, "fix"), "", _FIX_TEXT[lang][info.fix], ""]
     lines += [title(2, "options"), "", _options(info, lang, web), ""]
     related = _related(info)
@@ -214,6 +230,36 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
     if not web:
         lines += [("网页：" if zh else "Web page: ") + page_url(info.code, lang)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+_CHANGE_INTRO = {
+    "en": "Line {number}, the response `fix` rewrote, before and after:",
+    "zh": "第 {number} 行，即 `fix` 改写的响应，修复前后对照：",
+}
+
+
+def _changed_lines(doc: RuleDoc) -> list[tuple[int, str, str]]:
+    """(line number, before, after) of each line the example's fix changed."""
+    before, after = example_blocks(doc.before), example_blocks(doc.after)
+    if len(before) != 1 or len(after) != 1:
+        return []
+    old_lines, new_lines = before[0].splitlines(), after[0].splitlines()
+    if len(old_lines) != len(new_lines):
+        return []
+    return [
+        (number, old, new)
+        for number, (old, new) in enumerate(zip(old_lines, new_lines, strict=True), start=1)
+        if old != new
+    ]
+
+
+def _pretty_block(line: str, label: str, web: bool) -> str:
+    try:
+        pretty = json.dumps(json.loads(line), indent=2, ensure_ascii=False)
+    except ValueError:
+        pretty = line
+    fence = f'```json title="{label}"' if web else f"{label}:\n```json"
+    return f"{fence}\n{pretty}\n```"
 
 
 def _facts(info: RuleInfo, lang: str, web: bool) -> str:
