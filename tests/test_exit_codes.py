@@ -193,3 +193,16 @@ def test_every_documented_claim_is_tested() -> None:
     untested = documented - TESTED_HERE - set(TESTED_ELSEWHERE)
     assert not untested, f"exit-code claims without a test: {sorted(untested)}"
     assert set(TESTED_ELSEWHERE) <= documented, "a claim named here is no longer in the table"
+
+
+def test_per_file_ignores_apply_to_check_and_to_fix(work: Path) -> None:
+    """The CI docs once said check only; the configuration applies to both commands."""
+    legacy = write(work, "legacy/old.jsonl", FIXABLE)
+    current = write(work, "current/new.jsonl", FIXABLE)
+    (work / ".mcp-transcripts.yaml").write_text("per-file-ignores:\n  'legacy/**': [MCP101]\n")
+    checked = run_cli("check", "--select", "MCP101", legacy, current)
+    assert checked.code == exitcodes.FINDINGS
+    assert "current/new.jsonl" in checked.out and "legacy/old.jsonl" not in checked.out
+    assert run_cli("fix", legacy, current).code == exitcodes.OK
+    assert (work / legacy).read_text() == FIXABLE, "MCP101 is ignored there: not rewritten"
+    assert '"isError":true' in (work / current).read_text()
