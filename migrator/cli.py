@@ -21,20 +21,42 @@ from typing import TextIO
 
 from migrator import __version__
 from migrator.errors import MigratorError
-
-EXIT_ERROR = 2
+from migrator.exitcodes import BROKEN_PIPE as EXIT_BROKEN_PIPE
+from migrator.exitcodes import ERROR as EXIT_ERROR
+from migrator.exitcodes import EXIT_CODES
+from migrator.exitcodes import INTERRUPTED as EXIT_INTERRUPTED
 
 DESCRIPTION = """\
 Find and fix MCP tools/call input-validation errors that are still sent as
 JSON-RPC protocol errors (SEP-1303, protocol 2025-11-25), in recorded transcripts."""
 
-EPILOG = """\
-exit codes:
-  check       0 no finding at or above --fail-on, 1 findings, 2 usage or input error
-  fix         0 done (or nothing to do), 2 usage or input error (that file untouched)
-  fix --diff  0 nothing would change, 1 something would change, 2 error
-  any         141 the reader of stdout went away (a closed pipe, as with | head)
 
+def _exit_code_lines() -> str:
+    """The exit codes per command, from the table the commands and the docs share.
+
+    Each meaning is cut at its first ";" so a command fits a few lines; the CLI reference
+    has the whole table.
+    """
+    import textwrap
+
+    out = []
+    for command in ("check", "fix", "fix --diff"):
+        parts = []
+        for exit_code in EXIT_CODES[:3]:
+            meaning = exit_code.for_command(command)
+            if meaning:
+                parts.append(f"{exit_code.code} {meaning.split(';')[0].replace('`', '')}")
+        out.append(f"{command:<11} " + ", ".join(parts))
+    signals = [f"{c.code} {c.meaning.split(':')[0].split(';')[0]}" for c in EXIT_CODES[3:]]
+    out.append("any         " + ", ".join(signals).replace("`", ""))
+    return "".join(
+        textwrap.fill(line, width=88, initial_indent="  ", subsequent_indent=" " * 14) + "\n" for line in out
+    )
+
+
+EPILOG = f"""\
+exit codes (the whole table: the CLI reference):
+{_exit_code_lines()}
 examples:
   mcp-transcripts check traces/
   mcp-transcripts fix --diff traces/session.jsonl
@@ -96,9 +118,6 @@ def main(
     return code
 
 
-EXIT_BROKEN_PIPE = 141  # what a shell reports for a process ended by SIGPIPE
-
-
 def console() -> int:
     """The ``mcp-transcripts`` console script: :func:`main`, quiet when the reader goes away.
 
@@ -117,7 +136,7 @@ def console() -> int:
         sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write("mcp-transcripts: interrupted; files being rewritten were left as they were\n")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)

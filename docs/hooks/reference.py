@@ -16,6 +16,7 @@ from typing import Any
 
 CLI_MARKER = "<!-- mcp-transcripts:cli-reference -->"
 RULES_MARKER = "<!-- mcp-transcripts:rules-reference -->"
+EXIT_CODES_MARKER = "<!-- mcp-transcripts:exit-codes -->"
 # <!-- mcp-transcripts:run lang=json pick=runs.0.results.0 lines=3 :: check --format sarif FILE -->
 # runs the real CLI (from the repository root) while the site builds and shows what it
 # printed: the output on the page is the tool's, never pasted.
@@ -29,9 +30,16 @@ HELP_WIDTH = "88"
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs: Any) -> str:
     if CLI_MARKER in markdown:
         markdown = markdown.replace(CLI_MARKER, render_cli_reference())
+    if EXIT_CODES_MARKER in markdown:
+        markdown = markdown.replace(EXIT_CODES_MARKER, render_exit_codes())
     if RULES_MARKER in markdown:
-        markdown = markdown.replace(RULES_MARKER, render_rules_reference())
+        markdown = markdown.replace(RULES_MARKER, render_rules_reference(_language(page)))
     return RUN_MARKER.sub(lambda match: render_run(match.group("options"), match.group("argv")), markdown)
+
+
+def _language(page: Any) -> str:
+    """``zh`` for a page of the Chinese site (``page.zh.md``), else ``en``."""
+    return "zh" if page.file.src_uri.endswith(".zh.md") else "en"
 
 
 def render_run(options_text: str, argv_text: str) -> str:
@@ -65,6 +73,23 @@ def render_run(options_text: str, argv_text: str) -> str:
         lines = [*lines[: int(options["lines"])], "..."]
     lang = options.get("lang", "text")
     return f'```{lang} title="mcp-transcripts {argv_text}"\n' + "\n".join(lines) + "\n```"
+
+
+# --- exit codes ------------------------------------------------------------------------
+
+
+def render_exit_codes() -> str:
+    """The exit-code table, from ``migrator.exitcodes.EXIT_CODES`` (what the commands return)."""
+    from migrator.exitcodes import COMMANDS, EXIT_CODES, RELAYED_STATUS
+
+    lines = [
+        "| code | meaning | " + " | ".join(f"`{c}`" for c in COMMANDS) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in COMMANDS) + " |",
+    ]
+    for exit_code in EXIT_CODES:
+        cells = [_cell(exit_code.for_command(command) or "—") for command in COMMANDS]
+        lines.append(f"| {exit_code.code} | {_cell(exit_code.meaning)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\n" + RELAYED_STATUS + "\n"
 
 
 # --- CLI -------------------------------------------------------------------------------
@@ -152,62 +177,49 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-# --- rules -----------------------------------------------------------------------------
+# --- rules ---------------------------------------------------------------------------
 
 
-def render_rules_reference() -> str:
+# The rule pages of this build: their source path -> (rule code, language).
+_RULE_PAGES: dict[str, tuple[str, str]] = {}
+
+
+def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
+    """Add one page per registered rule and language (``migrator/reference/rules/mcp101.md``).
+
+    The pages exist only in the build: a rule added to the registry gets its page, in both
+    languages, with nothing to edit here. They are added as ordinary pages of the docs
+    folder, so the i18n plugin (which runs after this hook and rebuilds every file from its
+    path) sorts the ``.zh.md`` pages into the Chinese site; their text comes from
+    ``on_page_read_source``, never from disk.
+    """
+    from mkdocs.structure.files import File
+
     from migrator.rules import all_rules
+    from migrator.rules.page import LANGUAGES, page_path
 
-    rules = sorted(all_rules(), key=lambda rule: rule.code)
-    lines = [
-        "| code | name | default severity | fix | summary |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for rule in rules:
-        lines.append(
-            f"| [{rule.code}](#{rule.code.lower()}) | `{rule.slug}` "
-            f"| {_value(rule.default_severity)} | {_value(rule.fix)} | {_cell(rule.summary)} |"
-        )
-    parts = ["\n".join(lines)]
-    for rule in rules:
-        parts.append(
-            "\n".join(
-                [
-                    f"## {rule.code} `{rule.slug}` {{#{rule.code.lower()}}}",
-                    "",
-                    f"**{rule.summary.strip()}**",
-                    "",
-                    f"Default severity: **{_value(rule.default_severity)}**. "
-                    f"Fix: **{_value(rule.fix)}**. "
-                    f"Run `mcp-transcripts explain {rule.code}` for the same text in a terminal.",
-                    "",
-                    demote_headings(rule.doc.strip(), by=1),
-                ]
-            )
-        )
-    return "\n\n".join(parts) + "\n"
+    for rule in all_rules():
+        for lang in LANGUAGES:
+            path = page_path(rule.code, lang)
+            _RULE_PAGES[path] = (rule.code, lang)
+            files.append(File(path, config.docs_dir, config.site_dir, config.use_directory_urls))
+    return files
 
 
-def _value(member: Any) -> str:
-    return str(getattr(member, "value", member))
+def on_page_read_source(page: Any, config: Any, **kwargs: Any) -> str | None:
+    """The markdown of a generated rule page; ``None`` lets MkDocs read any other page."""
+    found = _RULE_PAGES.get(page.file.src_uri)
+    if found is None:
+        return None
+    from migrator.rules import get_rule
+    from migrator.rules.page import render_page
+
+    code, lang = found
+    return render_page(get_rule(code), lang)
 
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
+def render_rules_reference(lang: str = "en") -> str:
+    """The rules index table; each code links to the rule's own page."""
+    from migrator.rules.page import render_index
 
-
-def demote_headings(markdown: str, by: int) -> str:
-    """Push every ATX heading outside fenced code down ``by`` levels."""
-    out = []
-    fence: str | None = None
-    for line in markdown.splitlines():
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker == fence:
-                fence = None
-        elif fence is None and re.match(r"#{1,5} ", line):
-            line = "#" * by + line
-        out.append(line)
-    return "\n".join(out)
+    return render_index(lang, link_prefix="rules/")

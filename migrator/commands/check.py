@@ -16,6 +16,9 @@ from migrator.commands.common import (
     options_from_args,
     run_files,
 )
+from migrator.exitcodes import ERROR as EXIT_ERROR
+from migrator.exitcodes import FINDINGS as EXIT_FINDINGS
+from migrator.exitcodes import OK as EXIT_OK
 from migrator.findings import FindingList, Severity
 from migrator.reporters import RunResult
 
@@ -23,7 +26,6 @@ NAME = "check"
 HELP = "report findings"
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 DEFAULT_FAIL_ON = "warning"
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 EPILOG = """\
 output formats:

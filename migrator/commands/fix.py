@@ -13,6 +13,9 @@ from migrator.commands.common import (
     options_from_args,
     run_files,
 )
+from migrator.exitcodes import CHANGES as EXIT_CHANGES
+from migrator.exitcodes import ERROR as EXIT_ERROR
+from migrator.exitcodes import OK as EXIT_OK
 from migrator.reporters import RunResult
 
 if TYPE_CHECKING:
@@ -20,7 +23,6 @@ if TYPE_CHECKING:
 
 NAME = "fix"
 HELP = "rewrite files in place (atomically)"
-EXIT_OK, EXIT_CHANGES, EXIT_ERROR = 0, 1, 2
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,6 @@ from migrator.baseline import LineSource, finding_keys, fingerprint
 from migrator.findings import Finding
 from migrator.reporters import RunResult
 
-DOCS_URL = "https://mcp-transcripts.github.io/mcp-transcripts/"
 PROJECT_URL = "https://github.com/mcp-transcripts/mcp-transcripts"
 
 
@@ -46,8 +45,10 @@ def fingerprinted(result: RunResult) -> list[tuple[Finding, str]]:
 
 
 def rule_url(code: str) -> str:
-    """The rule's section in the published rule reference."""
-    return f"{DOCS_URL}migrator/reference/rules/#{code.lower()}"
+    """The rule's own page in the published docs (what ``mcp-transcripts explain`` links)."""
+    from migrator.rules.page import page_url
+
+    return page_url(code)
 
 
 def first_paragraph(doc: str) -> str:

@@ -2,7 +2,12 @@
 
 One rule per module, each with a stable code and slug (these are a contract:
 users select, ignore and baseline by them). A rule module's docstring is its
-documentation: ``mcp-transcripts explain`` prints it and the docs site renders it.
+documentation: ``mcp-transcripts explain`` prints it and the docs site renders it,
+one page per rule (``migrator.rules.page``). Write it as prose (what the rule does),
+then ``## Before`` (a whole small transcript that raises the rule), ``## After`` (for
+a rule with a fix, exactly what ``fix`` writes; ``tests/test_rule_docs.py`` runs it),
+``## Why`` and ``## Limits``. ``summary_zh`` and ``why_zh`` carry the Chinese page's
+summary and why. A new rule also gets a case folder ``tests/rules/<CODE>/``.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ class RuleInfo:
     default_severity: Severity
     fix: FixSafety
     doc: str
+    # The Chinese docs show these; a rule without them shows the English text and says so.
+    summary_zh: str = ""
+    why_zh: str = ""
 
     @property
     def title(self) -> str:

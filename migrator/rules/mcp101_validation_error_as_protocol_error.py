@@ -1,4 +1,4 @@
-"""A tool's arguments failed validation, and the server answered with a JSON-RPC error.
+r"""A tool's arguments failed validation, and the server answered with a JSON-RPC error.
 
 Since protocol version 2025-11-25 (SEP-1303), input validation failures are
 *tool execution errors*: the server returns a normal result with
@@ -17,13 +17,19 @@ message as short `<message> at <path>` lines; the original error is kept under
 ## Before
 
 ```json
-{"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [{\\"code\\":\\"invalid_type\\",\\"expected\\":\\"number\\",\\"received\\":\\"string\\",\\"path\\":[\\"a\\"],\\"message\\":\\"Expected number, received string\\"}]"}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
+{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+{"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [{\"code\":\"invalid_type\",\"expected\":\"number\",\"received\":\"string\",\"path\":[\"a\"],\"message\":\"Expected number, received string\"}]"}}
 ```
 
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [...]"}}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
+{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\n- Expected number, received string at arguments.a"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool add: [{\"code\":\"invalid_type\",\"expected\":\"number\",\"received\":\"string\",\"path\":[\"a\"],\"message\":\"Expected number, received string\"}]"}}}}
 ```
 
 ## Why
@@ -31,6 +37,14 @@ message as short `<message> at <path>` lines; the original error is kept under
 Clients do not show protocol errors to the model. A model that never learns
 why its call failed repeats the same mistake (the SEP's example: a booking tool
 that rejects a date in the past, called again and again with past dates).
+
+## Limits
+
+The verdict rests on evidence: the tool catalog, the tool's `inputSchema`, the
+error code and the wording of the message (`--show-evidence` lists it). It is not
+promised to be free of false positives; `tests/test_noop.py` holds protocol errors
+that must stay as they are. A server wording the classifier does not know ends up
+as MCP103 instead: add it to `validation-patterns`.
 """
 
 from __future__ import annotations
@@ -51,6 +65,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.SAFE,
     doc=__doc__ or "",
+    summary_zh="已知工具的输入验证失败，却以 JSON-RPC 错误作答",
+    why_zh=(
+        "客户端不会把协议错误交给模型。模型得不到调用失败的原因，就会重复同样的错误（SEP 中的例子：一个拒绝过去日期的订票工具，被一次又一次地用过去的日期调用）。"
+    ),
 )
 
 

@@ -16,19 +16,31 @@ a `-32602` error; the original result is kept in
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}}
+{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}
 {"jsonrpc":"2.0","id":21,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool no_such_tool not found"}],"isError":true}}
 ```
 
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"io.github.mcp-transcripts/original-result":{"content":[...],"isError":true}}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}}
+{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}
+{"jsonrpc":"2.0","id":21,"error":{"code":-32602,"message":"MCP error -32602: Tool no_such_tool not found","data":{"io.github.mcp-transcripts/original-result":{"content":[{"type":"text","text":"MCP error -32602: Tool no_such_tool not found"}],"isError":true}}}}
 ```
 
 ## Why
 
 A protocol error tells the client that its view of the server is wrong (its
 tool list is out of date), which it can act on by listing tools again.
+
+## Limits
+
+Without a complete catalog (every `tools/list` page, no `list_changed` since) the
+rule relies on the result's text saying that the tool does not exist; a wording it
+does not know goes unreported (add it to `unknown-tool-patterns`).
 """
 
 from __future__ import annotations
@@ -47,6 +59,10 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.UNSAFE,
     doc=__doc__ or "",
+    summary_zh="调用完整目录中不存在的工具，却以 isError 工具结果作答",
+    why_zh=(
+        "协议错误告诉客户端它对服务器的认识有误（工具列表已过期），客户端可以据此重新列出工具。"
+    ),
 )
 
 

@@ -15,19 +15,26 @@ rewrites it as MCP101 would.
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"q":"mcp"}}}
 {"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params"}}
 ```
 
 ## After
 
 ```json
-{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool search: Invalid params"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32602,"message":"Invalid params"}}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"q":"mcp"}}}
+{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid params (tool search): the arguments were rejected"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32602,"message":"Invalid params"}}}}
 ```
 
 ## Why
 
 A guess that rewrites an unknown-tool error into a tool result would break
 the rule the other way; the migrator only guesses when asked to.
+
+## Limits
+
+It reports doubt, by design. The unsafe fix assumes an input validation failure,
+which is wrong when the tool did not exist: review the diff before applying it.
 """
 
 from __future__ import annotations
@@ -46,6 +53,10 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.UNSAFE,
     doc=__doc__ or "",
+    summary_zh="证据无法判定的 tools/call 错误（没有工具目录，消息含义不明）",
+    why_zh=(
+        "如果把未知工具错误猜测性地改写成工具结果，就会从另一个方向违反规范；只有在明确要求时，迁移工具才会猜测。"
+    ),
 )
 
 

@@ -12,12 +12,18 @@ a real internal server error must stay a protocol error.
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"fetch","inputSchema":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}}]}}
+{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://10.0.0.7/"}}}
 {"jsonrpc":"2.0","id":30,"error":{"code":-32603,"message":"fetch failed: ECONNREFUSED 10.0.0.7:443"}}
 ```
 
 ## After
 
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"fetch","inputSchema":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}}]}}
+{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://10.0.0.7/"}}}
 {"jsonrpc":"2.0","id":30,"result":{"content":[{"type":"text","text":"fetch failed: ECONNREFUSED 10.0.0.7:443"}],"isError":true,"_meta":{"io.github.mcp-transcripts/original-error":{"code":-32603,"message":"fetch failed: ECONNREFUSED 10.0.0.7:443"}}}}
 ```
 
@@ -25,6 +31,11 @@ a real internal server error must stay a protocol error.
 
 An execution failure the model never sees turns into a silent dead end; as a
 tool result it can be explained to the user or worked around.
+
+## Limits
+
+The wording is a heuristic: an internal server error can read like a tool failure,
+which is why the finding is `info` and the fix unsafe.
 """
 
 from __future__ import annotations
@@ -43,6 +54,10 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.UNSAFE,
     doc=__doc__ or "",
+    summary_zh="已知工具在参数有效时执行失败，失败却以 JSON-RPC 错误发送",
+    why_zh=(
+        "模型看不到的执行失败会变成无声的死胡同；作为工具结果，它可以被解释给用户，或被绕开。"
+    ),
 )
 
 

@@ -13,14 +13,16 @@ keyword that failed.
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{}}}
 {"id":7,"result":{"content":[]},"error":{"code":-32603,"message":"boom"}}
 ```
 
 ## After
 
-Fix the producer; the migrator does not guess which half was meant.
+`fix` does not guess which half was meant; the producer should send one:
 
 ```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{}}}
 {"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}
 ```
 
@@ -28,6 +30,11 @@ Fix the producer; the migrator does not guess which half was meant.
 
 Peers drop or misroute messages that break the envelope; a trace with them
 does not show what the other side saw.
+
+## Limits
+
+Only the JSON-RPC envelope is checked; the shape of each method's params and result
+is left to MCP202 (tools) and MCP206 (everything, opt-in).
 """
 
 from __future__ import annotations
@@ -48,6 +55,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="不是有效 JSON-RPC 2.0 的消息（缺少 jsonrpc、同时有 result 和 error、id 无效）",
+    why_zh=(
+        "对端会丢弃或错误路由破坏信封格式的消息；含有这类消息的记录无法反映另一方实际看到的内容。"
+    ),
 )
 
 

@@ -12,22 +12,35 @@ not guess a version.
 
 ## Before
 
-In a 2026-07-28 session, a result without the now-required `resultType`:
+In a 2025-11-25 session, a `CallToolResult` whose `content` is not an array:
 
 ```json
-{"jsonrpc":"2.0","id":"a3","result":{"content":[{"type":"text","text":"ok"}]}}
+{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","id":"a3","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}}
+{"jsonrpc":"2.0","id":"a3","result":{"content":"ok"}}
 ```
 
 ## After
 
+`fix` leaves it; the server should answer in the version's shape:
+
 ```json
-{"jsonrpc":"2.0","id":"a3","result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}
+{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","id":"a3","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}}
+{"jsonrpc":"2.0","id":"a3","result":{"content":[{"type":"text","text":"ok"}]}}
 ```
 
 ## Why
 
 Clients check results against the schema of the version they negotiated; a
 server that answers in another version's shape breaks them.
+
+## Limits
+
+Without a version (no `initialize` in the transcript, no `_meta` on the request) and
+without `--assume-version`, nothing is checked.
 """
 
 from __future__ import annotations
@@ -48,6 +61,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="违反会话版本 schema 的 tools/list 或 tools/call 请求或结果",
+    why_zh=(
+        "客户端按协商版本的 schema 检查结果；以另一个版本的结构作答的服务器会让客户端出错。"
+    ),
 )
 
 REQUESTS = {"tools/list": "ListToolsRequest", "tools/call": "CallToolRequest"}

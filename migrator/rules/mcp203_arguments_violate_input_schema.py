@@ -9,22 +9,31 @@ call, and it is the evidence MCP101 uses.
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
 {"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
 ```
 
 ## After
 
 Nothing to rewrite: the call is the model's mistake, and after the migration
-the model learns of it from the `isError` result.
+the model learns of it from the `isError` result. A valid call:
 
 ```json
-{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
+{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}
 ```
 
 ## Why
 
 Seeing which calls were invalid, and how, shows what the model needs to be
 told, and whether the server's answer said it.
+
+## Limits
+
+Remote `$ref`s in an `inputSchema` are never fetched. A tool absent from the
+transcript's catalog has no schema to check against.
 """
 
 from __future__ import annotations
@@ -44,6 +53,10 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="参数违反工具 inputSchema 的 tools/call（说明服务器为何拒绝）",
+    why_zh=(
+        "看清哪些调用无效、错在哪里，就知道需要告诉模型什么，以及服务器的回答是否说清楚了。"
+    ),
 )
 
 

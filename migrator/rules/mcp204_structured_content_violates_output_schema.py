@@ -1,4 +1,4 @@
-"""A successful tool result whose `structuredContent` breaks the tool's `outputSchema`.
+r"""A successful tool result whose `structuredContent` breaks the tool's `outputSchema`.
 
 From 2025-06-18 a tool may declare an `outputSchema`; a server that declares
 one must return `structuredContent` that conforms to it in every successful
@@ -9,19 +9,32 @@ error has no structured output to conform.
 ## Before
 
 ```json
-{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"{\\"sum\\":\\"5\\"}"}],"structuredContent":{"sum":"5"}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}}]}}
+{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}
+{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"{\"sum\":\"5\"}"}],"structuredContent":{"sum":"5"}}}
 ```
 
 ## After
 
+`fix` leaves it; the server should return what it declared:
+
 ```json
-{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"{\\"sum\\":5}"}],"structuredContent":{"sum":5}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}}]}}
+{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}
+{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}}
 ```
 
 ## Why
 
 Clients validate structured results against the declared schema and reject
 the ones that fail, so the model never sees them.
+
+## Limits
+
+Only tools whose `outputSchema` is in the transcript's catalog are checked; remote
+`$ref`s are never fetched.
 """
 
 from __future__ import annotations
@@ -39,6 +52,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="structuredContent 违反工具 outputSchema 的成功结果",
+    why_zh=(
+        "客户端会按声明的 schema 验证结构化结果，并拒绝不符合的结果，模型因此永远看不到它们。"
+    ),
 )
 
 

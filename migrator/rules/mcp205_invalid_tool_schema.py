@@ -9,12 +9,16 @@ rules lose that evidence for it.
 ## Before
 
 ```json
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
 {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"int"}}}}]}}
 ```
 
 ## After
 
+`fix` leaves it; the server should list a valid schema:
+
 ```json
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
 {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"integer"}}}}]}}
 ```
 
@@ -22,6 +26,10 @@ rules lose that evidence for it.
 
 Clients hand these schemas to the model and validate calls with them; an
 invalid schema breaks both.
+
+## Limits
+
+Only the tools listed in the transcript are checked.
 """
 
 from __future__ import annotations
@@ -40,6 +48,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="inputSchema 或 outputSchema 不是有效 JSON Schema 的工具",
+    why_zh=(
+        "客户端把这些 schema 交给模型，并用它们验证调用；无效的 schema 会让两者都失效。"
+    ),
 )
 
 

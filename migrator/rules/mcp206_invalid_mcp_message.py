@@ -11,15 +11,20 @@ version does not define are not reported.
 
 ## Before
 
-In a 2025-06-18 session, an `initialize` result without `serverInfo`:
+In a 2025-06-18 session, an `initialize` result without `serverInfo` (checked with
+`--mcp-schema`):
 
 ```json
+{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
 {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}
 ```
 
 ## After
 
+`fix` leaves it; the server should send the member the schema requires:
+
 ```json
+{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
 {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"notes","version":"1.0.0"}}}
 ```
 
@@ -27,6 +32,11 @@ In a 2025-06-18 session, an `initialize` result without `serverInfo`:
 
 The project's schemas cover what the migration touches; teams that validate
 whole traces in CI want every message held to the specification.
+
+## Limits
+
+Opt-in, with a schema file you provide. Methods the version does not define are not
+reported, and the tools surface is left to MCP202.
 """
 
 from __future__ import annotations
@@ -46,6 +56,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="违反其版本官方 MCP schema 的消息（需 --mcp-schema）",
+    why_zh=(
+        "项目自带的 schema 只覆盖迁移涉及的部分；在 CI 中验证完整记录的团队希望每条消息都符合规范。"
+    ),
 )
 
 LEFT_TO_MCP202 = frozenset({"tools/list", "tools/call"})

@@ -1,24 +1,29 @@
-"""A line of the transcript is not valid UTF-8.
+r"""A line of the transcript is not valid UTF-8.
 
 JSON text exchanged between systems must be UTF-8. The line is reported with
 the column of the first bad byte and `fix` copies it through unchanged.
 
 ## Before
 
-```text
-{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"caf\\xe9"}}
-```
+The byte `0xE9` alone, as Latin-1 writes "é" (shown here as `\xe9`):
 
-(the byte `0xE9` alone, as Latin-1 writes "é")
+```text
+{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"caf\xe9"}}
+```
 
 ## After
 
-The line is left exactly as it was.
+`fix` leaves the line exactly as it was.
 
 ## Why
 
 Guessing an encoding could change the bytes of evidence; the migrator reports
 and keeps them instead.
+
+## Limits
+
+Reported for line formats (wire and envelope JSONL) and Claude Desktop logs only. In
+JSON documents, HAR and YAML, invalid bytes pass through unreported.
 """
 
 from __future__ import annotations
@@ -34,5 +39,9 @@ INFO = register_info(
         default_severity=Severity.ERROR,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        summary_zh="不是有效 UTF-8 的行（报告，原样保留）",
+        why_zh=(
+            "猜测编码可能改变证据的字节；迁移工具选择报告并保留它们。"
+        ),
     )
 )

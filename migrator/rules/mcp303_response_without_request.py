@@ -14,13 +14,23 @@ response answers, so no rule judges it and `fix` leaves it alone.
 
 ## After
 
-Record the traffic in order (see `mcp-transcripts record`); the pair above is
-then judged like any other.
+`fix` leaves it. Record the traffic in order (see `mcp-transcripts record`); the
+pair is then judged like any other:
+
+```json
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{}}}
+{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params"}}
+```
 
 ## Why
 
 A response without its request is evidence the migrator cannot use; saying
 so is better than silently skipping it.
+
+## Limits
+
+Each file keeps at most 100,000 requests waiting for an answer. Beyond that the
+oldest is forgotten, and its response is then reported as MCP303.
 """
 
 from __future__ import annotations
@@ -38,6 +48,10 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="请求没有出现在其之前的响应（记录从会话中途开始，或行顺序被打乱）",
+    why_zh=(
+        "没有请求的响应是迁移工具无法使用的证据；说明这一点，胜过悄悄跳过。"
+    ),
 )
 
 

@@ -14,6 +14,8 @@ independently, so the same id in flight both ways is fine and not reported.
 
 ## After
 
+`fix` leaves it; the client should number its requests apart:
+
 ```json
 {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","arguments":{}}}
 {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"b","arguments":{}}}
@@ -23,6 +25,11 @@ independently, so the same id in flight both ways is fine and not reported.
 
 The specification requires that a sender not reuse an id within a session;
 a peer that does can receive the answer to one call as the answer to another.
+
+## Limits
+
+Only ids still in flight count: reusing the id of a request that was answered is not
+reported.
 """
 
 from __future__ import annotations
@@ -41,6 +48,10 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="请求重用了同一方尚未得到答复的请求 id",
+    why_zh=(
+        "规范要求发送方在一个会话中不得重用 id；这样做的一方，可能把对一个调用的答复当作对另一个调用的答复接收。"
+    ),
 )
 
 

@@ -1,0 +1,103 @@
+"""Every rule's documentation tells the truth: its Before fires it, its After is what ``fix`` writes.
+
+A rule's module docstring is its page (``mcp-transcripts explain`` and the docs site). Its
+example is run here: the Before, fed through :func:`migrator.api.fix_text`, must raise the
+rule and come out as the After, byte for byte, for a rule with a fix. For a rule without
+one, ``fix`` must leave the Before exactly as it was, and the After (what the producer
+should send) must no longer raise the rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from migrator import api
+from migrator.engine import Options
+from migrator.findings import FixSafety
+from migrator.rules import RuleInfo, all_rules
+from migrator.rules.page import DOCS_URL, example_blocks, page_url, parse_doc, render_page
+from tests.conftest import ROOT, run_cli
+
+OFFICIAL_SCHEMA = ROOT.parent / "shared" / "mcp-schemas"
+# A ``text`` example shows a byte that is not UTF-8 as ``\xNN``; the transcript holds the
+# byte itself, which the readers decode to a lone surrogate (surrogateescape).
+_RAW_BYTE = re.compile(r"\\x([0-9a-f]{2})")
+
+
+def _transcript(section: str, rule: RuleInfo) -> str:
+    blocks = example_blocks(section)
+    assert len(blocks) == 1, f"{rule.code}: expected one code block, found {len(blocks)}"
+    return _RAW_BYTE.sub(lambda match: chr(0xDC00 + int(match.group(1), 16)), blocks[0])
+
+
+def _options(rule: RuleInfo) -> Options:
+    schemas: tuple[str, ...] = ()
+    if rule.code == "MCP206":  # opt-in: validates against an official schema.json
+        version = re.search(r"\d{4}-\d{2}-\d{2}", parse_doc(rule.doc).before)
+        assert version, "MCP206's Before names the session's version"
+        official = OFFICIAL_SCHEMA / version.group(0) / "schema.json"
+        if not official.exists():
+            pytest.skip("the official MCP schemas (shared/mcp-schemas) are not on this machine")
+        schemas = (str(official),)
+    return Options(unsafe_fixes=rule.fix is FixSafety.UNSAFE, mcp_schemas=schemas)
+
+
+def _codes(text: str, options: Options) -> set[str]:
+    return {finding.code for finding in api.check_text(text, "example.jsonl", options).findings}
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_before_fires_and_fix_gives_the_after(rule: RuleInfo) -> None:
+    doc = parse_doc(rule.doc)
+    assert doc.what and doc.before and doc.after and doc.why, (
+        f"{rule.code}: prose, Before, After, Why"
+    )
+    options = _options(rule)
+    before = _transcript(doc.before, rule)
+    assert rule.code in _codes(before, options), f"{rule.code}: its Before does not raise it"
+
+    fixed, report = api.fix_text(before, "example.jsonl", options)
+    if rule.fix is FixSafety.NONE:
+        assert fixed == before, f"{rule.code} has no fix, yet fix changed its Before"
+        if example_blocks(doc.after):
+            after = _transcript(doc.after, rule)
+            assert rule.code not in _codes(after, options), (
+                f"{rule.code}: its After still raises it"
+            )
+    else:
+        assert report.fixes >= 1
+        assert fixed == _transcript(doc.after, rule), (
+            f"{rule.code}: the After is not what fix writes"
+        )
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_every_rule_has_chinese_summary_and_why(rule: RuleInfo) -> None:
+    assert rule.summary_zh and rule.why_zh, f"{rule.code}: summary_zh and why_zh"
+    page = render_page(rule, "zh")
+    assert rule.summary_zh in page and rule.why_zh in page
+
+
+def test_pages_keep_every_section_of_the_docstring() -> None:
+    for rule in all_rules():
+        page = render_page(rule, "en", web=False)
+        doc = parse_doc(rule.doc)
+        for part in (doc.what, doc.before, doc.after, doc.why, doc.limits):
+            assert part in page, rule.code
+
+
+def test_explain_prints_the_page_and_its_address() -> None:
+    for rule in all_rules():
+        explained = run_cli("explain", rule.code.lower())
+        assert explained.code == 0
+        assert explained.out == render_page(rule, "en", web=False)
+        assert explained.out.startswith(f"{rule.code} {rule.slug}\n")
+        assert explained.out.rstrip().endswith(page_url(rule.code))
+
+
+def test_page_addresses_are_under_the_published_site() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f"site_url: {DOCS_URL}\n" in config
+    assert page_url("MCP101", "zh") == f"{DOCS_URL}zh/migrator/reference/rules/mcp101/"
