@@ -5,6 +5,11 @@ example is run here: the Before, fed through :func:`migrator.api.fix_text`, must
 rule and come out as the After, byte for byte, for a rule with a fix. For a rule without
 one, ``fix`` must leave the Before exactly as it was, and the After (what the producer
 should send) must no longer raise the rule.
+
+How an example runs follows from what raises the rule (``RuleInfo.found_in``): a trace
+rule's Before is an OTLP JSON export request that ``check`` reports and ``fix`` refuses to
+touch, and its After is the span a migrated server records; a probe-only rule is found by
+a live ``probe`` against a careless fixture server.
 """
 
 from __future__ import annotations
@@ -15,12 +20,16 @@ import pytest
 
 from migrator import api
 from migrator.engine import Options
+from migrator.errors import UsageError
 from migrator.findings import FixSafety
 from migrator.rules import RuleInfo, all_rules
-from migrator.rules.page import DOCS_URL, example_blocks, page_url, parse_doc, render_page
+from migrator.rules.page import DOCS_URL, RuleDoc, example_blocks, page_url, parse_doc, render_page
 from tests.conftest import ROOT, run_cli
+from tests.probe.helpers import careless, probe_json
 
 OFFICIAL_SCHEMA = ROOT.parent / "shared" / "mcp-schemas"
+# The careless fixture server's mode that provokes each probe-only rule.
+PROBE_MODES = {"MCP503": "crash", "MCP504": "silent"}
 # A ``text`` example shows a byte that is not UTF-8 as ``\xNN``; the transcript holds the
 # byte itself, which the readers decode to a lone surrogate (surrogateescape).
 _RAW_BYTE = re.compile(r"\\x([0-9a-f]{2})")
@@ -54,6 +63,12 @@ def test_before_fires_and_fix_gives_the_after(rule: RuleInfo) -> None:
     assert doc.what and doc.before and doc.after and doc.why, (
         f"{rule.code}: prose, Before, After, Why"
     )
+    if rule.found_in == "trace":
+        _trace_example(rule, doc)
+        return
+    if rule.found_in == "probe":
+        _probe_example(rule, doc)
+        return
     options = _options(rule)
     before = _transcript(doc.before, rule)
     assert rule.code in _codes(before, options), f"{rule.code}: its Before does not raise it"
@@ -71,6 +86,42 @@ def test_before_fires_and_fix_gives_the_after(rule: RuleInfo) -> None:
         assert fixed == _transcript(doc.after, rule), (
             f"{rule.code}: the After is not what fix writes"
         )
+
+
+def _trace_example(rule: RuleInfo, doc: RuleDoc) -> None:
+    """A trace records what happened: ``check`` reports the Before, ``fix`` does not rewrite spans.
+
+    The After is the export request a migrated server's instrumentation writes, so it must
+    not raise the rule.
+    """
+    options = _options(rule)
+    before = _transcript(doc.before, rule)
+    assert rule.code in _codes(before, options), f"{rule.code}: its Before does not raise it"
+    with pytest.raises(UsageError, match="fix does not apply to traces"):
+        api.fix_text(before, "example.jsonl", options)
+    after = _transcript(doc.after, rule)
+    assert rule.code not in _codes(after, options), f"{rule.code}: its After still raises it"
+
+
+def _probe_example(rule: RuleInfo, doc: RuleDoc) -> None:
+    """A crash or a silence leaves no line in a recording, so no file can raise these rules.
+
+    The Before is the case the probe sent: ``check`` on it must stay silent about the rule
+    (the docs say so), and a live probe against the careless fixture server, in the mode
+    that crashes or goes silent on such a case, must report it. The After (the case
+    answered with an ``isError`` result) must not raise it either.
+    """
+    options = _options(rule)
+    assert rule.code not in _codes(_transcript(doc.before, rule), options)
+    assert rule.code not in _codes(_transcript(doc.after, rule), options)
+    result, findings = probe_json("--timeout", "0.5", "--", *careless(PROBE_MODES[rule.code]))
+    assert result.code == 1
+    found = [f for f in findings if f["code"] == rule.code]
+    assert found and all(f["tool"] and "case: `" in f["message"] for f in found), findings
+
+
+def test_probe_modes_cover_the_probe_only_rules() -> None:
+    assert set(PROBE_MODES) == {rule.code for rule in all_rules() if rule.found_in == "probe"}
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)

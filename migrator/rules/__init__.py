@@ -7,14 +7,17 @@ one page per rule (``migrator.rules.page``). Write it as prose (what the rule do
 then ``## Before`` (a whole small transcript that raises the rule), ``## After`` (for
 a rule with a fix, exactly what ``fix`` writes; ``tests/test_rule_docs.py`` runs it),
 ``## Why`` and ``## Limits``. ``summary_zh`` and ``why_zh`` carry the Chinese page's
-summary and why. A new rule also gets a case folder ``tests/rules/<CODE>/``.
+summary and why. ``found_in`` says what raises the rule, and so what its example is: a
+transcript, an OpenTelemetry trace (the Before is one OTLP JSON export request, the After
+the span as a migrated server records it), or only a live ``probe`` (the Before is the
+call the probe sent). A new rule also gets a case folder ``tests/rules/<CODE>/``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from migrator.errors import UsageError
 from migrator.findings import FixSafety, Severity
@@ -22,7 +25,12 @@ from migrator.findings import FixSafety, Severity
 if TYPE_CHECKING:
     from migrator.rules.base import CheckRule, ToolCallRule, ValidationRule
 
-__all__ = ["RuleInfo", "all_rules", "get_rule", "resolve_selection", "tool_call_rules", "validation_rules"]
+__all__ = ["FoundIn", "RuleInfo", "all_rules", "get_rule", "resolve_selection", "tool_call_rules", "validation_rules"]
+
+# What raises a rule: a transcript (``check`` and ``fix`` on a recording), an OpenTelemetry
+# trace (``check`` on OTLP JSON; ``fix`` does not apply), or only a live ``probe`` (a crash
+# or a silence, which a recording cannot show).
+FoundIn = Literal["transcript", "trace", "probe"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,7 @@ class RuleInfo:
     # The Chinese docs show these; a rule without them shows the English text and says so.
     summary_zh: str = ""
     why_zh: str = ""
+    found_in: FoundIn = "transcript"
 
     @property
     def title(self) -> str:

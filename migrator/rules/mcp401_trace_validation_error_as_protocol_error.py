@@ -25,28 +25,18 @@ v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
 
 ## Before
 
-A client span as the Python SDK 2.x records it, against a TypeScript SDK 1.20.2 server:
+One export request, as the Collector's `file` exporter writes it: the server span of a call whose arguments failed validation records a `-32602` JSON-RPC error.
 
 ```json
-{"name": "tools/call add", "kind": 3, "attributes": [
-  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
-  {"key": "gen_ai.tool.name", "value": {"stringValue": "add"}},
-  {"key": "jsonrpc.request.id", "value": {"stringValue": "4"}},
-  {"key": "error.type", "value": {"stringValue": "-32602"}}],
- "status": {"code": 2, "message": "MCP error -32602: Invalid arguments for tool add: [...]"}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}},{"key":"mcp.protocol.version","value":{"stringValue":"2025-11-25"}},{"key":"error.type","value":{"stringValue":"-32602"}},{"key":"rpc.response.status_code","value":{"stringValue":"-32602"}}],"status":{"code":"STATUS_CODE_ERROR","message":"MCP error -32602: Invalid arguments for tool add: a: expected number, received string"}}]}]}]}
 ```
 
 ## After
 
-The server answers with a tool result, and the span records it as a tool error:
+The span as a migrated server records the call: a tool result with `isError: true`, `error.type` set to `tool_error`, no JSON-RPC error code.
 
 ```json
-{"name": "tools/call add", "kind": 3, "attributes": [
-  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
-  {"key": "gen_ai.tool.name", "value": {"stringValue": "add"}},
-  {"key": "jsonrpc.request.id", "value": {"stringValue": "4"}},
-  {"key": "error.type", "value": {"stringValue": "tool_error"}}],
- "status": {"code": 2}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}},{"key":"mcp.protocol.version","value":{"stringValue":"2025-11-25"}},{"key":"gen_ai.tool.call.result","value":{"stringValue":"{\\"content\\":[{\\"type\\":\\"text\\",\\"text\\":\\"Invalid arguments for tool add: a: expected number, received string\\"}],\\"isError\\":true}"}},{"key":"error.type","value":{"stringValue":"tool_error"}}],"status":{"code":"STATUS_CODE_ERROR"}}]}]}]}
 ```
 
 ## Why
@@ -74,6 +64,11 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="追踪中的 tools/call 输入验证失败，却以 JSON-RPC 错误作答",
+    why_zh=(
+        "客户端不会把协议错误交给模型，模型只能盲目重试。追踪让生产流量中的这个问题显现出来；在 CI 中检查追踪，可以防止旧服务器在无人察觉的情况下发布。"
+    ),
+    found_in="trace",
 )
 
 

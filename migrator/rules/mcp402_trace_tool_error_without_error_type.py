@@ -14,21 +14,18 @@ v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
 
 ## Before
 
+The span records an `isError` result, but neither `error.type` nor an `ERROR` status.
+
 ```json
-{"name": "tools/call divide", "attributes": [
-  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
-  {"key": "gen_ai.tool.call.result", "value": {"stringValue": "{\"content\":[...],\"isError\":true}"}}],
- "status": {"code": 0}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call divide","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"divide"}},{"key":"jsonrpc.request.id","value":{"stringValue":"7"}},{"key":"gen_ai.tool.call.result","value":{"stringValue":"{\\"content\\":[{\\"type\\":\\"text\\",\\"text\\":\\"cannot divide by zero\\"}],\\"isError\\":true}"}}],"status":{}}]}]}]}
 ```
 
 ## After
 
+The same span with `error.type` set to `tool_error` and the status `ERROR`.
+
 ```json
-{"name": "tools/call divide", "attributes": [
-  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
-  {"key": "gen_ai.tool.call.result", "value": {"stringValue": "{\"content\":[...],\"isError\":true}"}},
-  {"key": "error.type", "value": {"stringValue": "tool_error"}}],
- "status": {"code": 2}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call divide","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"divide"}},{"key":"jsonrpc.request.id","value":{"stringValue":"7"}},{"key":"gen_ai.tool.call.result","value":{"stringValue":"{\\"content\\":[{\\"type\\":\\"text\\",\\"text\\":\\"cannot divide by zero\\"}],\\"isError\\":true}"}},{"key":"error.type","value":{"stringValue":"tool_error"}}],"status":{"code":"STATUS_CODE_ERROR"}}]}]}]}
 ```
 
 ## Why
@@ -52,6 +49,11 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="返回 isError 工具结果的 span 缺少 error.type = tool_error",
+    why_zh=(
+        "工具错误是模型能看到并据此行动的错误；SEP-1303 之后，每个错误参数也都属于工具错误。把它们记录为成功的追踪，会藏起一整类失败。"
+    ),
+    found_in="trace",
 )
 
 

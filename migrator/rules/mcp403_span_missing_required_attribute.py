@@ -21,18 +21,18 @@ v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
 
 ## Before
 
+A `tools/call` span without `mcp.method.name` (found by its name) and without `jsonrpc.request.id`.
+
 ```json
-{"name": "tools/call add", "attributes": [
-  {"key": "mcp.tool.name", "value": {"stringValue": "add"}}]}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"gen_ai.tool.name","value":{"stringValue":"add"}}],"status":{}}]}]}]}
 ```
 
 ## After
 
+The span with every attribute the conventions require of a `tools/call` request.
+
 ```json
-{"name": "tools/call add", "attributes": [
-  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
-  {"key": "gen_ai.tool.name", "value": {"stringValue": "add"}},
-  {"key": "jsonrpc.request.id", "value": {"stringValue": "4"}}]}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
 ```
 
 ## Why
@@ -68,6 +68,11 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="MCP span 缺少必需或有条件必需的属性",
+    why_zh=(
+        "查询、仪表盘以及其他 MCP4xx 规则都靠这些属性找到 MCP 调用。缺少它们的 span 对这一切都不可见：一次验证失败的工具调用与一次 ping 无从区分。"
+    ),
+    found_in="trace",
 )
 
 RESOURCE_METHODS = frozenset({"resources/read", "resources/subscribe", "resources/unsubscribe"})

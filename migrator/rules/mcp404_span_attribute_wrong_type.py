@@ -10,14 +10,18 @@ v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
 
 ## Before
 
+`jsonrpc.request.id` recorded as an integer (`intValue`).
+
 ```json
-{"key": "jsonrpc.request.id", "value": {"intValue": "10"}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"intValue":"10"}}],"status":{}}]}]}]}
 ```
 
 ## After
 
+`jsonrpc.request.id` recorded as a string.
+
 ```json
-{"key": "jsonrpc.request.id", "value": {"stringValue": "10"}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"10"}}],"status":{}}]}]}]}
 ```
 
 ## Why
@@ -46,6 +50,11 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="MCP span 属性的类型不对，或者不是 OTLP AnyValue",
+    why_zh=(
+        "后端按名称和类型为属性建立索引：查询 `jsonrpc.request.id = \"10\"` 匹配不到整数，类型混杂的列会让聚合出错。每种偏差在每个插桩作用域和服务中只报告一次，位于第一个出现它的 span。"
+    ),
+    found_in="trace",
 )
 
 

@@ -17,14 +17,18 @@ v1.41.0 (`docs/registry/attributes/mcp.md`, status Development).
 
 ## Before
 
+The tool's name recorded as `mcp.tool.name`.
+
 ```json
-{"key": "mcp.tool.name", "value": {"stringValue": "add"}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"mcp.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
 ```
 
 ## After
 
+The tool's name recorded as `gen_ai.tool.name`.
+
 ```json
-{"key": "gen_ai.tool.name", "value": {"stringValue": "add"}}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
 ```
 
 ## Why
@@ -53,6 +57,11 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="OpenTelemetry 约定未定义的 mcp.* span 属性",
+    why_zh=(
+        "遵循约定的工具（GenAI 仪表盘、MCP4xx 规则）查找的是 `gen_ai.tool.name`；记录在其他名称下的工具调用不会被任何地方统计。每个属性在每个插桩作用域和服务中只报告一次，位于第一个带有它的 span。"
+    ),
+    found_in="trace",
 )
 
 

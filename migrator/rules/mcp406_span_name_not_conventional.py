@@ -14,16 +14,18 @@ v1.41.0 (`docs/gen-ai/mcp.md`, status Development).
 
 ## Before
 
+The span named after the instrumentation's function, `mcp.call_tool`.
+
 ```json
-{"name": "mcp.call_tool", "attributes": [
-  {"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
-  {"key": "gen_ai.tool.name", "value": {"stringValue": "add"}}]}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"mcp.call_tool","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
 ```
 
 ## After
 
+The span named `tools/call add`.
+
 ```json
-{"name": "tools/call add", "attributes": [...]}
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
 ```
 
 ## Why
@@ -48,6 +50,11 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="名称不是 {mcp.method.name} {target} 形式的 MCP span",
+    why_zh=(
+        "span 名称是追踪视图列出和分组的依据。名称形式统一，用户才能跨服务、跨插桩找到同一个工具的所有调用。"
+    ),
+    found_in="trace",
 )
 
 

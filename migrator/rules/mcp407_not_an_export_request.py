@@ -8,14 +8,20 @@ Lines that are not JSON at all are MCP301.
 
 ## Before
 
-```text
-{"resourceMetrics": [...]}
+A trace file whose second line is a metrics export request (`resourceMetrics`): the Collector's `file` exporter was shared by the traces and the metrics pipelines.
+
+```json
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
+{"resourceMetrics":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeMetrics":[{"scope":{"name":"mcp-python-sdk"},"metrics":[{"name":"mcp.server.operation.duration","unit":"s","histogram":{"dataPoints":[{"startTimeUnixNano":"1796325217400000000","timeUnixNano":"1796325217412000000","count":"1","sum":0.012,"attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}}]}],"aggregationTemporality":2}}]}]}]}
 ```
 
 ## After
 
-Traces and metrics written to separate files (one `file` exporter per
-pipeline), or the line removed.
+The trace file holds traces only (one `file` exporter per pipeline, or the line removed).
+
+```json
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"calculator"}}]},"scopeSpans":[{"scope":{"name":"mcp-python-sdk"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"tools/call add","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1796325217400000000","endTimeUnixNano":"1796325217412000000","attributes":[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}},{"key":"gen_ai.tool.name","value":{"stringValue":"add"}},{"key":"jsonrpc.request.id","value":{"stringValue":"4"}}],"status":{}}]}]}]}
+```
 
 ## Why
 
@@ -35,5 +41,10 @@ INFO = register_info(
         default_severity=Severity.ERROR,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        summary_zh="追踪文件中是 JSON、却不是 OTLP 导出请求的行（已跳过）",
+        why_zh=(
+            "悄悄跳过一行，会让 CI 检查在从未读过的追踪上通过。"
+        ),
+        found_in="trace",
     )
 )

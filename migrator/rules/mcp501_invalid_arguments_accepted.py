@@ -16,14 +16,23 @@ silently instead of refusing them: the handler never sees them).
 
 ## Before
 
+The probe's recording: the catalog, then one of its cases.
+
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
 {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"two3"}]}}
 ```
 
 ## After
 
+The server refuses the arguments with a tool result that names the problem.
+
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
 ```
 
@@ -53,6 +62,10 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="参数违反工具 inputSchema 的 tools/call 被执行，并以成功结果作答",
+    why_zh=(
+        "SEP-1303 要求服务器以指明问题的 isError 结果回应无效参数，让模型能更正调用。接受无效参数的服务器给了模型一个错误的答案，而不是恢复的途径。"
+    ),
 )
 
 

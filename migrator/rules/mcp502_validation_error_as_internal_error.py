@@ -13,14 +13,23 @@ are known to be invalid and nothing else can have caused the error.
 
 ## Before
 
+The probe's recording: the catalog, then one of its cases.
+
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
 {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"Internal error"}}
 ```
 
 ## After
 
+The server refuses the arguments with a tool result that names the problem.
+
 ```json
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}}
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
 ```
 
@@ -47,6 +56,10 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    summary_zh="违反 inputSchema 的参数以 -32602 以外的 JSON-RPC 错误作答",
+    why_zh=(
+        "内部错误让客户端放弃，或原样重试同一个调用；指明参数的 isError 结果则告诉模型该改什么。"
+    ),
 )
 
 _NOT_ABOUT_ARGUMENTS = frozenset({INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND})

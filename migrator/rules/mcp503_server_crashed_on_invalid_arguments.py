@@ -10,15 +10,20 @@ on the recording does not report this rule.
 
 ## Before
 
+The case the probe sent:
+
 ```json
-{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 ```
 
 (no answer: the server process exited)
 
 ## After
 
+The server answers it with a tool result that names the problem:
+
 ```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
 ```
 
@@ -41,5 +46,10 @@ INFO = register_info(
         default_severity=Severity.ERROR,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        summary_zh="服务器在回应带无效参数的 tools/call 时退出（probe）",
+        why_zh=(
+            "模型的一次错误调用应当只换来一个 isError 结果，而不是赔上整个会话以及其余所有工具。"
+        ),
+        found_in="probe",
     )
 )

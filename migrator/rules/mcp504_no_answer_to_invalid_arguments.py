@@ -9,15 +9,20 @@ recording does not report this rule.
 
 ## Before
 
+The case the probe sent:
+
 ```json
-{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 ```
 
 (no answer within the timeout)
 
 ## After
 
+The server answers it with a tool result that names the problem:
+
 ```json
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":"two","b":3},"_meta":{"io.github.mcp-transcripts/probe-case":{"keyword":"type","pointer":"/a"}}}}
 {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool add:\\n- Expected number, received string at arguments.a"}],"isError":true}}
 ```
 
@@ -40,5 +45,10 @@ INFO = register_info(
         default_severity=Severity.WARNING,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        summary_zh="在 --timeout 内没有回应带无效参数的 tools/call（probe）",
+        why_zh=(
+            "客户端一直等到自己的超时，模型什么也得不到；isError 结果会告诉它该改什么。"
+        ),
+        found_in="probe",
     )
 )
