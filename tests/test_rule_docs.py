@@ -152,3 +152,19 @@ def test_page_addresses_are_under_the_published_site() -> None:
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert f"site_url: {DOCS_URL}\n" in config
     assert page_url("MCP101", "zh") == f"{DOCS_URL}zh/migrator/reference/rules/mcp101/"
+
+
+@pytest.mark.parametrize(
+    "rule", [rule for rule in all_rules() if rule.found_in != "transcript"], ids=lambda r: r.code
+)
+def test_pages_say_why_fix_cannot_help_with_traces_and_probes(rule: RuleInfo) -> None:
+    expected = {
+        ("trace", "en"): "`mcp-transcripts fix` does not apply to traces",
+        ("trace", "zh"): "`mcp-transcripts fix` 不适用于追踪",
+        ("probe", "en"): "Only a live `mcp-transcripts probe` finds it",
+        ("probe", "zh"): "只有实际运行的 `mcp-transcripts probe` 能发现它",
+    }
+    for lang in ("en", "zh"):
+        page = render_page(rule, lang, web=False)
+        assert expected[(rule.found_in, lang)] in page, (rule.code, lang)
+        assert "leaves these bytes" not in page and "让这些字节保持原样" not in page

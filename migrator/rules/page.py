@@ -158,6 +158,36 @@ _FIX_TEXT = {
     },
 }
 
+# Rules that no file ``fix`` rewrites can raise: their After is not something ``fix`` writes.
+_NOTHING_TO_FIX = {
+    "trace": {
+        "en": (
+            "**None.** `mcp-transcripts fix` does not apply to traces: a trace records what "
+            "happened, and rewriting a span would not change what the server answered. The "
+            "After above is what a migrated server (or a conforming instrumentation) records: "
+            "fix the server or its instrumentation, then record a new trace."
+        ),
+        "zh": (
+            "**无。** `mcp-transcripts fix` 不适用于追踪：追踪记录的是已经发生的事，改写 span "
+            "并不能改变服务器的回答。上面的“修复后”是迁移后的服务器（或符合约定的插桩）记录的"
+            "内容：请修复服务器或插桩，然后重新录制追踪。"
+        ),
+    },
+    "probe": {
+        "en": (
+            "**None.** Only a live `mcp-transcripts probe` finds it: a crash or a silence "
+            "leaves no line in a recording, so there is nothing for `fix` to rewrite. The "
+            "After above is the answer the server should give; fix the server and probe it "
+            "again."
+        ),
+        "zh": (
+            "**无。** 只有实际运行的 `mcp-transcripts probe` 能发现它：崩溃或沉默不会在录制中"
+            "留下任何一行，`fix` 无从改写。上面的“修复后”是服务器应当给出的回答；请修复服务器"
+            "后再次探测。"
+        ),
+    },
+}
+
 _ENGLISH_BODY_NOTE = (
     '!!! note "本页部分内容为英文"\n'
     "    “作用”和“已知限制”两节的正文取自规则的英文文档，尚未翻译；"
@@ -212,7 +242,12 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
             lines += [_CHANGE_INTRO[lang].format(number=number), ""]
             lines += [_pretty_block(old, "before" if lang == "en" else "修复前", web), ""]
             lines += [_pretty_block(new, "after" if lang == "en" else "修复后", web), ""]
-    lines += [title(2, "fix"), "", _FIX_TEXT[lang][info.fix], ""]
+    fix_text = (
+        _NOTHING_TO_FIX[info.found_in][lang]
+        if info.found_in in _NOTHING_TO_FIX
+        else _FIX_TEXT[lang][info.fix]
+    )
+    lines += [title(2, "fix"), "", fix_text, ""]
     lines += [title(2, "options"), "", _options(info, lang, web), ""]
     related = _related(info)
     if related:
@@ -285,6 +320,15 @@ def _options(info: RuleInfo, lang: str, web: bool) -> str:
         f'  "fixtures/legacy/**": [{code}]   # only in these files, for check and fix\n'
         "```"
     )
+    if info.found_in == "probe":  # the probe runs every case: selection is check's
+        return (
+            f"- 由 `mcp-transcripts probe` 报告；`--fail-on` 设定使运行以 1 退出的最低严重级别。"
+            f"`--select`、`--ignore` 和配置中的 `ignore` 作用于 `check`，而 `check` 不会报告 {code}。"
+            if lang == "zh"
+            else "- `mcp-transcripts probe` reports it; `--fail-on` sets the lowest severity "
+            "that makes the run exit 1. `--select`, `--ignore` and the configuration's "
+            f"`ignore` apply to `check`, which does not report {code}."
+        )
     if lang == "zh":
         parts = [
             f"- 只运行它：`--select {code}`；跳过它：`--ignore {code}`。"
