@@ -14,13 +14,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from migrator.classify import Verdict
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display, reportable_id
-from migrator.model import Edit, Kind, SourceMessage
+from migrator.model import Kind, SourceMessage
 from migrator.official import OfficialSchemas
+from migrator.rewrite import Rewrite
 from migrator.rules import RuleInfo
 from migrator.session import Exchange, Session, SessionTracker
 from migrator.validation import ToolSchemas
@@ -36,16 +37,6 @@ class RuleContext:
     official: OfficialSchemas | None = None  # --mcp-schema: full-surface validation
     tracker: SessionTracker | None = None  # what is in flight, for rules about ids
     tool_schemas: ToolSchemas | None = None  # compiled tool schemas, shared by the rules of a run
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """A fix: the edit, and what the rewritten response must validate as."""
-
-    edit: Edit
-    member: str  # "result" or "error": the member the response has afterwards
-    value: Any  # its new value
-    version: str | None
 
 
 @dataclass(frozen=True)

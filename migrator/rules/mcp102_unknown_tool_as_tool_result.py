@@ -35,9 +35,9 @@ from __future__ import annotations
 
 from migrator.classify import Outcome, Verdict, first_text
 from migrator.findings import FixSafety, Severity
-from migrator.rewrite import replace_member, unknown_tool_error
+from migrator.rewrite import Rewrite, replace_member, unknown_tool_error
 from migrator.rules import RuleInfo, register
-from migrator.rules.base import Hit, Rewrite, RuleContext, ToolCallRule, describe_call
+from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
 from migrator.session import Exchange
 
 INFO = RuleInfo(
