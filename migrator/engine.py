@@ -18,7 +18,7 @@ from migrator.findings import Finding, FindingList, FixSafety
 from migrator.messages import MessageReader
 from migrator.model import Edit, Problem, Unit, apply_edits
 from migrator.official import OfficialSchemas
-from migrator.readers import SAMPLE_LINES, InputFormat, detect
+from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
 from migrator.rewrite import UNKNOWN_VERSION_TARGET, check_rewrite, rewrite_problems
 from migrator.rules import get_rule, rule_set
 from migrator.rules.base import RuleContext
@@ -87,6 +87,9 @@ class Pipeline:
         self.rule_set = rule_set(options.selected)
         self.rules = self.rule_set.tool_call
         self.problem_codes = self.rule_set.codes
+        self.context = RuleContext(
+            path, "", options.provenance, self.official, self.tracker, self.checker.schemas
+        )
 
     def handle(self, unit: Unit) -> str:
         """Judge every message of a unit; return the unit's text as it should be written.
@@ -100,9 +103,8 @@ class Pipeline:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
         edits: list[Edit] = []
-        ctx = RuleContext(
-            self.path, unit.text, options.provenance, self.official, self.tracker, self.checker.schemas
-        )
+        ctx = self.context
+        ctx.unit_text = unit.text
         findings = report.findings
         message_hooks, exchange_hooks = self.rule_set.message_hooks, self.rule_set.exchange_hooks
         for message in unit.messages:
@@ -117,6 +119,8 @@ class Pipeline:
             for check_exchange in exchange_hooks(exchange.method):
                 if found := check_exchange(exchange, ctx):
                     findings += found
+            if not self.rules:  # no tools/call rule enabled: nothing reads a verdict
+                continue
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
                 continue
@@ -165,8 +169,13 @@ def process_units(
         pipeline = Pipeline(path, options, report)
         reader = detection.reader
         report.line_for_line = reader.streams_lines
-        for unit in reader.units(chain(head, source)):
-            yield unit.text, "".join(reader.emit(unit, pipeline.handle(unit)))
+        handle = pipeline.handle
+        if type(reader).emit is Reader.emit:  # output is the handled text itself: no generator per unit
+            for unit in reader.units(chain(head, source)):
+                yield unit.text, handle(unit)
+        else:
+            for unit in reader.units(chain(head, source)):
+                yield unit.text, "".join(reader.emit(unit, handle(unit)))
         closing = "".join(reader.close())
         if closing:
             yield None, closing

@@ -27,9 +27,13 @@ from migrator.session import Exchange, Session, SessionTracker
 from migrator.validation import ToolSchemas
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RuleContext:
-    """What a rule needs besides the exchange."""
+    """What a rule needs besides the exchange.
+
+    One per file: the engine sets :attr:`unit_text` for each unit it hands
+    over, rather than building a context per line.
+    """
 
     path: str
     unit_text: str  # the text holding the response, which edits refer to
