@@ -280,6 +280,12 @@ def _perform_caught(task: FileTask, path: str) -> tuple[FileReport | MigratorErr
     return report, output, time.perf_counter() - began
 
 
+def _split_run(args: argparse.Namespace, task: FileTask, path: Path) -> tuple[FileReport | MigratorError, str, float] | None:
+    from migrator.split import split_run
+
+    return split_run(task.action, str(path), task.options, getattr(args, "jobs", None), task.backup)
+
+
 # Below this much input, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 
@@ -370,6 +376,8 @@ def _run_paths(args: argparse.Namespace, io: IO, task: FileTask, paths: list[Pat
 
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
             outcomes = pool.map(_perform_caught, tasks, map(str, paths), chunksize=1)
+        elif len(paths) == 1 and (split := _split_run(args, tasks[0], paths[0])) is not None:
+            outcomes = iter([split])  # one large file on several processes
         else:
             outcomes = map(_perform_caught, tasks, map(str, paths))
         if args.verbose and jobs > 1:
