@@ -124,7 +124,7 @@ class Pipeline:
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
                 continue
-            for rule in self.rules:
+            for rule in self.rule_set.by_outcome[verdict.outcome]:
                 hit = rule.check(exchange, verdict, ctx)
                 if hit is None:
                     continue

@@ -17,6 +17,7 @@ from migrator.findings import Finding, FixSafety, Severity
 from migrator.model import Kind, SourceMessage
 
 if TYPE_CHECKING:
+    from migrator.classify import Outcome
     from migrator.rules.base import CheckRule, RuleContext, ToolCallRule, ValidationRule
     from migrator.session import Exchange, Session
 
@@ -173,6 +174,7 @@ class RuleSet:
     """
 
     tool_call: tuple[ToolCallRule, ...]
+    by_outcome: dict[Outcome, tuple[ToolCallRule, ...]]  # the tools/call rules that judge each verdict
     validators: tuple[ValidationRule, ...]
     codes: frozenset[str]  # every enabled code, MCP3xx reader problems included
     message_table: dict[tuple[Kind, str | None], tuple[MessageHook, ...]]
@@ -215,8 +217,15 @@ def rule_set(selected: frozenset[str] | None) -> RuleSet:
     named = {method for rule in watchers for method in rule.methods or ()}
     exchange_named = {method for rule in answerers for method in rule.exchange_methods or ()}
     unnamed = "\0 a method no rule names"  # not a method name a message can carry past the envelope
+    from migrator.classify import Outcome
+
+    tool_call = tuple(rule for rule in tool_call_rules() if enabled(rule.info.code))
     return RuleSet(
-        tool_call=tuple(rule for rule in tool_call_rules() if enabled(rule.info.code)),
+        tool_call=tool_call,
+        by_outcome={
+            outcome: tuple(rule for rule in tool_call if rule.outcomes is None or outcome in rule.outcomes)
+            for outcome in Outcome
+        },
         validators=validators,
         codes=frozenset(info.code for info in all_rules() if enabled(info.code)),
         message_table={(kind, method): message_hooks(kind, method) for kind in Kind for method in named},

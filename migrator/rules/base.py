@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from migrator.classify import Verdict
+from migrator.classify import Outcome, Verdict
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display, reportable_id
 from migrator.model import Kind, SourceMessage
@@ -56,7 +56,13 @@ class Hit:
 
 
 class ToolCallRule:
-    """A rule that judges one tools/call exchange from the classifier's verdict."""
+    """A rule that judges one tools/call exchange from the classifier's verdict.
+
+    ``outcomes`` names the verdicts it judges (``None``: all), so the engine
+    hands it only those.
+    """
+
+    outcomes: ClassVar[frozenset[Outcome] | None] = None
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info

@@ -58,6 +58,8 @@ INFO = RuleInfo(
 class ValidationErrorAsProtocolError(ToolCallRule):
     """MCP101."""
 
+    outcomes = frozenset({Outcome.INPUT_VALIDATION})
+
     def severity(self, exchange: Exchange) -> Severity:
         version = exchange.version
         if version is not None and (version == "draft" or version >= SEP_1303_VERSION):

@@ -54,6 +54,8 @@ INFO = RuleInfo(
 class UnknownToolAsToolResult(ToolCallRule):
     """MCP102."""
 
+    outcomes = frozenset({Outcome.UNKNOWN_TOOL})
+
     def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
         if verdict.outcome is not Outcome.UNKNOWN_TOOL or "result" not in exchange.response.payload:
             return None

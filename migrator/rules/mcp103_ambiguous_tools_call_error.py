@@ -53,6 +53,8 @@ INFO = RuleInfo(
 class AmbiguousToolsCallError(ToolCallRule):
     """MCP103."""
 
+    outcomes = frozenset({Outcome.AMBIGUOUS})
+
     def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
         if verdict.outcome is not Outcome.AMBIGUOUS:
             return None

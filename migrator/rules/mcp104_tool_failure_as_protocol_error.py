@@ -50,6 +50,8 @@ INFO = RuleInfo(
 class ToolFailureAsProtocolError(ToolCallRule):
     """MCP104."""
 
+    outcomes = frozenset({Outcome.TOOL_FAILURE})
+
     def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
         if verdict.outcome is not Outcome.TOOL_FAILURE:
             return None
