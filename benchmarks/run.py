@@ -244,6 +244,10 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         return [next(m for m in all_results[s] if m.task == task) for s in sizes]
 
     parse, check, fix = series("orjson parse only"), series("mcp-transcripts check"), series("mcp-transcripts fix")
+    has_envelope = all(any(m.task == "msgspec envelope decode only (prefilter-free)" for m in all_results[s]) for s in sizes)
+    envelope = series("msgspec envelope decode only (prefilter-free)") if has_envelope else []
+    has_split = all(any(m.task == "mcp-transcripts check -j 2 (one file, two processes)" for m in all_results[s]) for s in sizes)
+    split = series("mcp-transcripts check -j 2 (one file, two processes)") if has_split else []
     width, height, pad, right = 680, 260, 50, 30
 
     def panel(x0: int, title: str, lines: list[tuple[str, str, list[float]]], unit: str) -> str:
@@ -269,7 +273,9 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         "Throughput (MB/s) by messages",
         [
             ("orjson parse only", "#999", [m.mb_per_s for m in parse]),
+            *([("msgspec envelope only", "#bbb", [m.mb_per_s for m in envelope])] if envelope else []),
             ("mcp-transcripts check", "#1565c0", [m.mb_per_s for m in check]),
+            *([("check -j 2, one file", "#6a1b9a", [m.mb_per_s for m in split])] if split else []),
             ("mcp-transcripts fix", "#2e7d32", [m.mb_per_s for m in fix]),
         ],
         "MB/s",
