@@ -43,7 +43,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdin-filename", metavar="NAME", help="the path to report for '-'")
     parser.add_argument("--config", metavar="FILE", help="the configuration file (default: the nearest .mcp-transcripts.yaml, or pyproject.toml with [tool.mcp-transcripts], from the current folder up)")
     parser.add_argument("--pair", nargs=2, action="append", metavar=("C2S_FILE", "S2C_FILE"), help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)")
-    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="files to process in parallel worker processes (default: the number of cores when there is over 16 MB to read, else 1)")
+    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (default: the number of cores when there are several files and over 16 MB to read, else 1)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     parser.add_argument("-v", "--verbose", action="store_true", help="also say which configuration is used, and for each file its format, messages and findings")
 
