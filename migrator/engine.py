@@ -84,7 +84,7 @@ class Pipeline:
         self.checker = ArgumentChecker()
         self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
         self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
-        self.rule_set = rule_set(options.selected)
+        self.rule_set = rule_set(options.selected, self.official is not None)
         self.rules = self.rule_set.tool_call
         self.problem_codes = self.rule_set.codes
         self.context = RuleContext(

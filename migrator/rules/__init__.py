@@ -194,8 +194,12 @@ class RuleSet:
 
 
 @lru_cache(maxsize=64)
-def rule_set(selected: frozenset[str] | None) -> RuleSet:
-    """The :class:`RuleSet` of a selection of codes (``None``: every rule)."""
+def rule_set(selected: frozenset[str] | None, official_schemas: bool = False) -> RuleSet:
+    """The :class:`RuleSet` of a selection of codes (``None``: every rule).
+
+    Without ``official_schemas`` (``--mcp-schema``), the rules that need them
+    get no hooks: they could find nothing.
+    """
     from migrator.rules.base import ValidationRule
 
     def enabled(code: str) -> bool:
@@ -204,7 +208,10 @@ def rule_set(selected: frozenset[str] | None) -> RuleSet:
     def overrides(rule: ValidationRule, hook: str) -> bool:
         return getattr(type(rule), hook) is not getattr(ValidationRule, hook)
 
-    validators = tuple(rule for rule in validation_rules() if enabled(rule.info.code))
+    validators = tuple(
+        rule for rule in validation_rules()
+        if enabled(rule.info.code) and (official_schemas or not rule.needs_official_schemas)
+    )  # fmt: skip
     watchers = [rule for rule in validators if overrides(rule, "check_message")]
     answerers = [rule for rule in validators if overrides(rule, "check_exchange")]
 

@@ -142,11 +142,14 @@ class ValidationRule:
     only: ``kinds`` and ``methods`` for :meth:`check_message` (``None``: all),
     ``exchange_methods`` for :meth:`check_exchange` (the request's method;
     ``None`` in the set stands for a response whose request was not seen).
+    A rule that reads the official schemas (``needs_official_schemas``) is
+    not called at all in a run without them.
     """
 
     kinds: ClassVar[frozenset[Kind] | None] = None
     methods: ClassVar[frozenset[str] | None] = None
     exchange_methods: ClassVar[frozenset[str | None] | None] = None
+    needs_official_schemas: ClassVar[bool] = False  # finds nothing without --mcp-schema
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info
