@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 
@@ -200,6 +200,7 @@ def split_run(
     """
     if jobs is None or jobs < 2 or action not in ("check", "fix"):
         return None
+    options = replace(options, apply_fixes=action == "fix")
     began = time.perf_counter()
     try:
         if Path(path).stat().st_size < 2 * MIN_STRETCH_BYTES or not splittable(path, options):

@@ -23,6 +23,7 @@ def _generated(messages: int) -> list[str]:
         sys.path.remove(str(ROOT / "benchmarks"))
     return list(generate(messages))
 
+
 # A few sessions of generated traffic, with lines around each cut that pair
 # across it only if the cut were made in the wrong place.
 CROSSING = [
@@ -74,18 +75,36 @@ def test_fix_writes_the_bytes_of_one_process(transcript: Path, tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl", "single.jsonl"]
 
 
-def test_cli_check_with_two_jobs_reports_as_one(transcript: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_check_with_two_jobs_reports_as_one(
+    transcript: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(transcript.parent)
     one = run_cli("check", "-j", "1", "--format", "json", transcript.name)
     two = run_cli("check", "-j", "2", "--format", "json", transcript.name)
     assert (two.code, two.out) == (one.code, one.out)
 
 
+def test_cli_fix_with_two_jobs_writes_as_one(
+    transcript: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = transcript.read_bytes()
+    single = tmp_path / "single.jsonl"
+    single.write_bytes(original)
+    monkeypatch.chdir(tmp_path)
+    one = run_cli("fix", "-j", "1", single.name)
+    two = run_cli("fix", "-j", "2", transcript.name)
+    assert one.code == two.code == 0
+    assert single.read_bytes() != original
+    assert transcript.read_bytes() == single.read_bytes()
+
+
 def _die(*args: object) -> None:
     os._exit(9)  # as the kernel's OOM killer would end it
 
 
-def test_a_dead_worker_is_an_error_naming_the_file(transcript: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dead_worker_is_an_error_naming_the_file(
+    transcript: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = transcript.read_bytes()
     monkeypatch.setattr(split, "_run_stretch", _die)
     with pytest.raises(InputError, match="worker process died") as caught:
@@ -99,9 +118,16 @@ def test_a_dead_worker_is_an_error_naming_the_file(transcript: Path, monkeypatch
     assert transcript.read_bytes() == before
 
 
-def test_a_file_without_sessions_to_cut_runs_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_without_sessions_to_cut_runs_in_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(split, "MIN_STRETCH_BYTES", 1024)
     path = tmp_path / "flat.jsonl"
-    path.write_text("".join(f'{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"n":{n}}}}}\n' for n in range(2_000)))
+    path.write_text(
+        "".join(
+            f'{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"n":{n}}}}}\n'
+            for n in range(2_000)
+        )
+    )
     assert len(split.stretches(str(path), 2)) == 1
     assert split.split_run("check", str(path), Options(), 2, None) is None
