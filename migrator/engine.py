@@ -19,13 +19,11 @@ from migrator.messages import MessageReader
 from migrator.model import Edit, Problem, Unit, apply_edits
 from migrator.official import OfficialSchemas
 from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
-from migrator.rewrite import UNKNOWN_VERSION_TARGET, check_rewrite, rewrite_problems
+from migrator.rewrite import check_rewrite
 from migrator.rules import get_rule, rule_set
 from migrator.rules.base import RuleContext
 from migrator.session import SessionTracker
 from migrator.source import refuse_non_text
-
-__all__ = ["UNKNOWN_VERSION_TARGET", "FileReport", "Options", "Pipeline", "process", "process_units", "rewrite_problems"]
 
 
 @dataclass(frozen=True)
