@@ -45,6 +45,22 @@ from generate import generate  # noqa: E402  (the folder above is on the path ju
 
 PARSE_ORJSON = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)\n"
 PARSE_JSON = "import json, sys\nfor line in open(sys.argv[1], 'rb'):\n    json.loads(line)\n"
+# The prefilter-free limit of an envelope-first tool: every line decoded into
+# the JSON-RPC envelope with msgspec, payloads left as raw spans, nothing else.
+ENVELOPE_MSGSPEC = (
+    "import msgspec, sys\n"
+    "class Envelope(msgspec.Struct):\n"
+    "    jsonrpc: object = None\n    id: object = None\n    method: object = None\n"
+    "    params: msgspec.Raw = msgspec.Raw()\n    result: msgspec.Raw = msgspec.Raw()\n    error: msgspec.Raw = msgspec.Raw()\n"
+    "decode = msgspec.json.Decoder(Envelope).decode\n"
+    "for line in open(sys.argv[1], 'rb'):\n    decode(line)\n"
+)
+# One row per rule family: what each costs on top of reading and pairing.
+RULE_FAMILIES = {
+    "MCP1": "tools/call outcomes (MCP101-MCP104)",
+    "MCP2": "schema validation (MCP201-MCP206)",
+    "MCP3": "envelope and pairing (MCP301-MCP304)",
+}
 
 
 @dataclass
@@ -125,6 +141,7 @@ def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measur
     results = [
         measure("orjson parse only", [sys.executable, "-c", PARSE_ORJSON, str(path)], messages, path, repeat),
         measure("json parse only", [sys.executable, "-c", PARSE_JSON, str(path)], messages, path, repeat),
+        measure("msgspec envelope decode only (prefilter-free)", [sys.executable, "-c", ENVELOPE_MSGSPEC, str(path)], messages, path, repeat),
     ]
     if shutil.which("jq"):
         results.append(measure("jq select (detect only)", ["jq", "-c", "select(.error.code == -32602)", str(path)], messages, path, repeat))
@@ -134,6 +151,9 @@ def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measur
         schema = str(ROOT / "schemas" / "jsonrpc-2.0.schema.json")
         results.append(measure("check-jsonschema (JSON-RPC schema)", [checker, "--schemafile", schema, str(array)], messages, path, repeat))
     results.append(measure("mcp-transcripts check", [migrate, "check", "-q", "-j", "1", "--format", "json", str(path)], messages, path, repeat))
+    for family, what in RULE_FAMILIES.items():
+        results.append(measure(f"mcp-transcripts check --select {family}: {what}", [migrate, "check", "-q", "-j", "1", "--select", family, "--format", "json", str(path)], messages, path, repeat))
+    results.append(measure("mcp-transcripts check -j 2 (one file, two processes)", [migrate, "check", "-q", "-j", "2", "--format", "json", str(path)], messages, path, repeat))
     results.append(measure("mcp-transcripts fix --diff", [migrate, "fix", "--diff", "-q", "-j", "1", str(path)], messages, path, repeat))
     with tempfile.TemporaryDirectory(dir=WORK) as folder:
         copy = Path(folder) / path.name
@@ -181,8 +201,11 @@ def ratios(results: list[Measurement]) -> dict[str, float]:
     by = {m.task: m for m in results}
     out: dict[str, float] = {}
     base = by["orjson parse only"]
+    envelope = by["msgspec envelope decode only (prefilter-free)"]
     for task in ("mcp-transcripts check", "mcp-transcripts fix", "mcp-transcripts fix --diff"):
         out[f"{task}: share of orjson parse-only throughput"] = by[task].mb_per_s / base.mb_per_s
+    out["mcp-transcripts check: share of msgspec envelope-only throughput"] = by["mcp-transcripts check"].mb_per_s / envelope.mb_per_s
+    out["check -j 2 on one file: speed-up over -j 1"] = by["mcp-transcripts check"].seconds / by["mcp-transcripts check -j 2 (one file, two processes)"].seconds
     if "jq select (detect only)" in by:
         out["check speed-up over the jq one-liner"] = by["jq select (detect only)"].seconds / by["mcp-transcripts check"].seconds
     if "check-jsonschema (JSON-RPC schema)" in by:
@@ -221,6 +244,10 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         return [next(m for m in all_results[s] if m.task == task) for s in sizes]
 
     parse, check, fix = series("orjson parse only"), series("mcp-transcripts check"), series("mcp-transcripts fix")
+    has_envelope = all(any(m.task == "msgspec envelope decode only (prefilter-free)" for m in all_results[s]) for s in sizes)
+    envelope = series("msgspec envelope decode only (prefilter-free)") if has_envelope else []
+    has_split = all(any(m.task == "mcp-transcripts check -j 2 (one file, two processes)" for m in all_results[s]) for s in sizes)
+    split = series("mcp-transcripts check -j 2 (one file, two processes)") if has_split else []
     width, height, pad, right = 680, 260, 50, 30
 
     def panel(x0: int, title: str, lines: list[tuple[str, str, list[float]]], unit: str) -> str:
@@ -246,7 +273,9 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         "Throughput (MB/s) by messages",
         [
             ("orjson parse only", "#999", [m.mb_per_s for m in parse]),
+            *([("msgspec envelope only", "#bbb", [m.mb_per_s for m in envelope])] if envelope else []),
             ("mcp-transcripts check", "#1565c0", [m.mb_per_s for m in check]),
+            *([("check -j 2, one file", "#6a1b9a", [m.mb_per_s for m in split])] if split else []),
             ("mcp-transcripts fix", "#2e7d32", [m.mb_per_s for m in fix]),
         ],
         "MB/s",

@@ -8,27 +8,24 @@ bounded memory. Findings are collected in the :class:`FileReport` passed in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import Any
 
 from migrator.classify import ArgumentChecker, classify
-from migrator.errors import MigratorError, UnsafeRewriteError
+from migrator.errors import MigratorError
 from migrator.findings import Finding, FindingList, FixSafety
-from migrator.jsontext import DECODER
 from migrator.messages import MessageReader
-from migrator.model import Edit, Kind, Problem, SourceMessage, Unit, apply_edits
+from migrator.model import Edit, Problem, Unit, apply_edits
 from migrator.official import OfficialSchemas
-from migrator.readers import SAMPLE_LINES, InputFormat, detect
+from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
 from migrator.readers.otlp import OtlpJsonReader
-from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
-from migrator.rules.base import Rewrite, RuleContext, ValidationRule
-from migrator.session import Exchange, Session, SessionTracker
+from migrator.rewrite import check_rewrite
+from migrator.rules import get_rule, rule_set
+from migrator.rules.base import RuleContext
+from migrator.session import SessionTracker
 from migrator.source import refuse_non_text
 from migrator.traces import check_trace
-
-UNKNOWN_VERSION_TARGET = "2025-11-25"
 
 
 @dataclass(frozen=True)
@@ -87,14 +84,12 @@ class Pipeline:
         self.checker = ArgumentChecker()
         self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
         self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
-        self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
-        self.validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]
-        # The hooks that want each kind of message, worked out once per
-        # (kind, method): this runs for every message, and most rules look
-        # at few of them.
-        self._message_hooks: dict[tuple[Kind, str | None], list[MessageHook]] = {}
-        self._exchange_hooks: dict[str | None, list[ExchangeHook]] = {}
-        self.problem_codes = {info.code for info in all_rules() if options.enabled(info.code)}
+        self.rule_set = rule_set(options.selected, self.official is not None)
+        self.rules = self.rule_set.tool_call
+        self.problem_codes = self.rule_set.codes
+        self.context = RuleContext(
+            path, "", options.provenance, self.official, self.tracker, self.checker.schemas
+        )
 
     def handle(self, unit: Unit) -> str:
         """Judge every message of a unit; return the unit's text as it should be written.
@@ -108,60 +103,39 @@ class Pipeline:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
         edits: list[Edit] = []
-        ctx = RuleContext(
-            self.path, unit.text, options.provenance, self.official, self.tracker, self.checker.schemas
-        )
+        ctx = self.context
+        ctx.unit_text = unit.text
         findings = report.findings
+        message_hooks, exchange_hooks = self.rule_set.message_hooks, self.rule_set.exchange_hooks
         for message in unit.messages:
             report.messages += 1
             session = self.tracker.session
-            payload = message.payload
-            method = payload.get("method") if type(payload) is dict else None
-            key = (message.kind, method if type(method) is str else None)
-            hooks = self._message_hooks.get(key)
-            if hooks is None:
-                hooks = self._message_hooks[key] = [
-                    r.check_message for r in self.validators
-                    if _overrides(r, "check_message") and r.wants_message(*key)
-                ]  # fmt: skip
-            for check_message in hooks:
+            for check_message in message_hooks(message.kind, message.method):
                 if found := check_message(message, session, ctx):  # mostly nothing: skip the call
                     findings += found
             exchange = self.tracker.observe(message)
             if exchange is None:
                 continue
-            exchange_hooks = self._exchange_hooks.get(exchange.method)
-            if exchange_hooks is None:
-                exchange_hooks = self._exchange_hooks[exchange.method] = [
-                    r.check_exchange for r in self.validators
-                    if _overrides(r, "check_exchange") and r.wants_exchange(exchange.method)
-                ]  # fmt: skip
-            for check_exchange in exchange_hooks:
+            for check_exchange in exchange_hooks(exchange.method):
                 if found := check_exchange(exchange, ctx):
                     findings += found
+            if not self.rules:  # no tools/call rule enabled: nothing reads a verdict
+                continue
             verdict = classify(exchange, self.checker, self.reader)
             if verdict is None:
                 continue
-            for rule in self.rules:
+            for rule in self.rule_set.by_outcome[verdict.outcome]:
                 hit = rule.check(exchange, verdict, ctx)
                 if hit is None:
                     continue
                 report.findings.append(hit.finding)
                 if options.apply_fixes and hit.make_rewrite and options.fix_allowed(hit.finding.fixable):
                     rewrite = hit.make_rewrite()
-                    _validate_rewrite(unit, message, rewrite, hit.finding.line, self.path)
+                    check_rewrite(unit, message, rewrite, hit.finding.line, self.path)
                     edits.append(rewrite.edit)
                     report.fixes += 1
                 break  # outcomes are exclusive: one rule per exchange
         return apply_edits(unit.text, edits) if edits else unit.text
-
-
-MessageHook = Callable[[SourceMessage, Session, RuleContext], list[Finding]]
-ExchangeHook = Callable[[Exchange, RuleContext], list[Finding]]
-
-
-def _overrides(rule: ValidationRule, hook: str) -> bool:
-    return getattr(type(rule), hook) is not getattr(ValidationRule, hook)
 
 
 def process(lines: Iterable[str], path: str, options: Options, report: FileReport) -> Iterator[str]:
@@ -199,8 +173,13 @@ def process_units(
                 yield text, text
             return
         pipeline = Pipeline(path, options, report)
-        for unit in reader.units(chain(head, source)):
-            yield unit.text, "".join(reader.emit(unit, pipeline.handle(unit)))
+        handle = pipeline.handle
+        if type(reader).emit is Reader.emit:  # output is the handled text itself: no generator per unit
+            for unit in reader.units(chain(head, source)):
+                yield unit.text, handle(unit)
+        else:
+            for unit in reader.units(chain(head, source)):
+                yield unit.text, "".join(reader.emit(unit, handle(unit)))
         closing = "".join(reader.close())
         if closing:
             yield None, closing
@@ -216,45 +195,3 @@ def _problem_finding(path: str, problem: Problem) -> Finding:
         path, problem.line, problem.column, info.code, info.slug, info.default_severity,
         problem.message,
     )  # fmt: skip
-
-
-def _validate_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line: int, path: str) -> None:
-    """Refuse to write a rewritten message that is not valid for its protocol version.
-
-    The check runs on the text that would be written, parsed back, so it
-    covers the serialisation as well as the value.
-    """
-    edit = rewrite.edit
-    new_text = unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
-    try:
-        payload = DECODER.decode(new_text)
-    except ValueError as exc:
-        raise UnsafeRewriteError(f"rewritten message is not valid JSON: {exc}", path=path, line=line) from exc
-    problems = rewrite_problems(payload, rewrite.member, rewrite.version)
-    if problems:
-        raise UnsafeRewriteError(
-            "rewritten message fails validation, nothing written: " + "; ".join(problems),
-            path=path,
-            line=line,
-        )
-
-
-def rewrite_problems(payload: Any, member: str, version: str | None) -> list[str]:
-    """Why a rewritten response is invalid (empty when it is valid)."""
-    from migrator import schemas, validation
-
-    # Without a known version the rewrite is written as SEP-1303 defines it
-    # (2025-11-25, no resultType) and validated as that.
-    governing = schemas.closest_version(version or UNKNOWN_VERSION_TARGET)
-    problems: list[str] = []
-    envelope = "JSONRPCResultResponse" if member == "result" else "JSONRPCErrorResponse"
-    rpc = validation.jsonrpc(envelope)
-    if not rpc.is_valid(payload):  # the compiled fast path decides; words only on failure
-        problems += [f"as a JSON-RPC {member} response: {e.message}" for e in rpc.errors(payload)]
-    if member == "result" and isinstance(payload, dict):
-        result = validation.mcp(governing, "CallToolResult")
-        if not result.is_valid(payload.get("result")):
-            for error in result.errors(payload.get("result")):
-                where = "/".join(str(p) for p in error.absolute_path)
-                problems.append(f"as a {governing} CallToolResult at /{where}: {error.message}")
-    return problems

@@ -49,6 +49,27 @@ DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int
 """The decoder every reader uses: strict JSON, any size of integer."""
 _DECODER = DECODER
 
+_fast_loads: Any
+try:  # a compiled parser, installed by default; what it accepts, the strict decoder accepts too
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - the pure-Python fallback
+    _fast_loads = None
+
+
+def loads(text: str) -> Any:
+    """Decode a JSON text known to be valid: compiled when it can, exact always.
+
+    orjson refuses a few valid texts (integers over 64 bits, lone surrogate
+    escapes); the strict decoder takes those, so the value is the one
+    :data:`DECODER` gives.
+    """
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(text)
+        except ValueError:
+            pass
+    return _DECODER.decode(text)
+
 
 @dataclass(frozen=True, slots=True)
 class Member:

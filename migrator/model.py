@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from migrator.jsontext import JsonStyle
+from migrator.jsontext import JsonStyle, loads
 
 
 class Direction(str, Enum):
@@ -55,27 +55,104 @@ def message_kind(payload: Any) -> Kind:
     return Kind.INVALID
 
 
-@dataclass(slots=True)
+_UNDECODED: Any = object()  # a payload not decoded yet
+
+
 class SourceMessage:
     """One JSON-RPC message and exactly where its text is.
 
     ``start`` and ``end`` are offsets into the text of the :class:`Unit` that
     holds the message; ``line`` and ``column`` are 1-based positions in the file,
-    for reports.
+    for reports. ``kind``, ``method`` and ``id`` come from the members, computed
+    once: every rule asks.
+
+    A message read envelope first (:func:`migrator.envelope.envelope_message`)
+    has its :attr:`payload` decoded only when something asks for it: most
+    messages are never looked at past their envelope.
     """
 
-    payload: Any
-    start: int
-    end: int
-    line: int
-    column: int
-    direction: Direction | None = None
-    style: JsonStyle | None = None  # None: worked out from the text when a rewrite needs it
-    in_batch: bool = False
-    kind: Kind = field(init=False)  # from the members, computed once: every rule asks
+    __slots__ = (
+        "_payload", "_source", "column", "direction", "end", "envelope", "id", "in_batch",
+        "kind", "line", "method", "start", "style",
+    )  # fmt: skip
 
-    def __post_init__(self) -> None:
-        self.kind = message_kind(self.payload)
+    def __init__(
+        self,
+        payload: Any,
+        start: int,
+        end: int,
+        line: int,
+        column: int,
+        direction: Direction | None = None,
+        style: JsonStyle | None = None,  # None: worked out from the text when a rewrite needs it
+        in_batch: bool = False,
+    ) -> None:
+        self._payload = payload
+        self._source: str | None = None
+        self.envelope: Any = None  # the decoded envelope, for messages read envelope first
+        self.start, self.end, self.line, self.column = start, end, line, column
+        self.direction, self.style, self.in_batch = direction, style, in_batch
+        self.kind = kind = message_kind(payload)
+        method = payload.get("method") if kind is not Kind.INVALID else None
+        self.method: str | None = method if type(method) is str else None
+        self.id: Any = payload.get("id") if kind is not Kind.INVALID else None
+
+    @classmethod
+    def undecoded(
+        cls,
+        source: str,
+        start: int,
+        end: int,
+        line: int,
+        direction: Direction | None,
+        kind: Kind,
+        envelope: Any,
+    ) -> SourceMessage:
+        """A message whose payload is ``source[start:end]``, decoded when first asked for."""
+        message = cls.__new__(cls)
+        message._payload = _UNDECODED
+        message._source = source
+        message.envelope = envelope
+        message.start, message.end, message.line, message.column = start, end, line, start + 1
+        message.direction, message.style, message.in_batch = direction, None, False
+        message.kind = kind
+        if kind is Kind.INVALID:
+            message.method = message.id = None
+        else:
+            method = envelope.method
+            message.method = method if type(method) is str else None
+            message.id = envelope.id
+        return message
+
+    @property
+    def payload(self) -> Any:
+        """The decoded message."""
+        payload = self._payload
+        if payload is _UNDECODED:
+            assert self._source is not None
+            payload = self._payload = loads(self._source[self.start : self.end])
+            self._source = None
+        return payload
+
+    @property
+    def decoded(self) -> bool:
+        """Whether :attr:`payload` has been decoded (for tests and profiles)."""
+        return self._payload is not _UNDECODED
+
+    def __repr__(self) -> str:
+        return (
+            f"SourceMessage(payload={self.payload!r}, start={self.start}, end={self.end}, "
+            f"line={self.line}, column={self.column}, direction={self.direction!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourceMessage):
+            return NotImplemented
+        return (self.payload, self.start, self.end, self.line, self.column, self.direction, self.in_batch) == (
+            other.payload, other.start, other.end, other.line, other.column, other.direction, other.in_batch
+        )  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,25 +1,43 @@
-"""Build the replacement text for a rewritten response.
+"""The edit stage: what a fix writes, and the check that it is valid before it is written.
 
 A rewrite replaces one member of the response object (``error`` becomes
 ``result``, or the reverse) and nothing else: the id, the other members, their
 order and spelling, and every byte around the message stay as they were. The
 new member is written in the message's own JSON style.
+
+Rules decide *whether* a response is rewritten and hand over a :class:`Rewrite`;
+this module builds the new values (:func:`rewrite_as_tool_error`,
+:func:`unknown_tool_error`), the edit (:func:`replace_member`) and refuses a
+rewrite that would not be valid for its protocol version (:func:`check_rewrite`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from migrator import jsontext
 from migrator.blame import blamed_argument
-from migrator.classify import Verdict
+from migrator.classify import Outcome, Verdict
+from migrator.errors import UnsafeRewriteError
 from migrator.messages import Issue, MessageKind, complaint_of
-from migrator.model import Edit, SourceMessage
-
+from migrator.model import Edit, SourceMessage, Unit
 from migrator.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
 from migrator.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
+from migrator.session import Exchange
 
 RESULT_TYPE_FROM = "2026-07-28"
+UNKNOWN_VERSION_TARGET = "2025-11-25"
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A fix: the edit, and what the rewritten response must validate as."""
+
+    edit: Edit
+    member: str  # "result" or "error": the member the response has afterwards
+    value: Any  # its new value
+    version: str | None
 
 
 def needs_result_type(version: str | None) -> bool:
@@ -129,3 +147,66 @@ def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key
         position = members[index + 1].key_start
     kept.append(unit_text[position : member.key_start])
     return Edit(first, member.value_end, "".join(kept) + replacement)
+
+
+def rewrite_as_tool_error(exchange: Exchange, verdict: Verdict, unit_text: str, provenance: bool) -> Rewrite:
+    """The fix shared by MCP101, MCP103 and MCP104: the error becomes an isError result.
+
+    Args:
+        unit_text: the text holding the response, which the edit refers to.
+        provenance: keep the original error under a namespaced key.
+    """
+    error = exchange.response.payload["error"]
+    original_message = error.get("message") if isinstance(error, dict) else None
+    if verdict.outcome is Outcome.TOOL_FAILURE and verdict.reading is not None:
+        text = verdict.reading.text
+    else:
+        text = validation_text(verdict, original_message)
+    result = tool_error_result(text, exchange.version, error, provenance)
+    edit = replace_member(unit_text, exchange.response, "error", "result", result)
+    return Rewrite(edit, "result", result, exchange.version)
+
+
+def check_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line: int, path: str) -> None:
+    """Refuse to write a rewritten message that is not valid for its protocol version.
+
+    The check runs on the text that would be written, parsed back, so it
+    covers the serialisation as well as the value.
+
+    Raises:
+        UnsafeRewriteError: the rewritten message is not valid JSON or fails validation.
+    """
+    edit = rewrite.edit
+    new_text = unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
+    try:
+        payload = jsontext.DECODER.decode(new_text)
+    except ValueError as exc:
+        raise UnsafeRewriteError(f"rewritten message is not valid JSON: {exc}", path=path, line=line) from exc
+    problems = rewrite_problems(payload, rewrite.member, rewrite.version)
+    if problems:
+        raise UnsafeRewriteError(
+            "rewritten message fails validation, nothing written: " + "; ".join(problems),
+            path=path,
+            line=line,
+        )
+
+
+def rewrite_problems(payload: Any, member: str, version: str | None) -> list[str]:
+    """Why a rewritten response is invalid (empty when it is valid)."""
+    from migrator import schemas, validation
+
+    # Without a known version the rewrite is written as SEP-1303 defines it
+    # (2025-11-25, no resultType) and validated as that.
+    governing = schemas.closest_version(version or UNKNOWN_VERSION_TARGET)
+    problems: list[str] = []
+    envelope = "JSONRPCResultResponse" if member == "result" else "JSONRPCErrorResponse"
+    rpc = validation.jsonrpc(envelope)
+    if not rpc.is_valid(payload):  # the compiled fast path decides; words only on failure
+        problems += [f"as a JSON-RPC {member} response: {e.message}" for e in rpc.errors(payload)]
+    if member == "result" and isinstance(payload, dict):
+        result = validation.mcp(governing, "CallToolResult")
+        if not result.is_valid(payload.get("result")):
+            for error in result.errors(payload.get("result")):
+                where = "/".join(str(p) for p in error.absolute_path)
+                problems.append(f"as a {governing} CallToolResult at /{where}: {error.message}")
+    return problems

@@ -205,22 +205,24 @@ class SessionTracker:
         """Take the next message; return the exchange it completes, if any."""
         self.messages += 1
         self.session.messages += 1
+        # The envelope (kind, method, id) decides; the payload is decoded only
+        # for the few methods whose contents the session needs.
         kind = message.kind
-        payload = message.payload
         if kind is Kind.REQUEST:
-            self._on_request(message, payload)
+            self._on_request(message)
         elif kind is Kind.NOTIFICATION:
             if message.direction is None:
-                message.direction = S2C if payload["method"] in SERVER_NOTIFICATIONS else C2S
-            if payload["method"] == "notifications/tools/list_changed":
+                message.direction = S2C if message.method in SERVER_NOTIFICATIONS else C2S
+            if message.method == "notifications/tools/list_changed":
                 self.session.catalog.stale = True
-        elif kind in (Kind.RESULT, Kind.ERROR):
-            return self._on_response(message, payload)
+        elif kind is Kind.RESULT or kind is Kind.ERROR:
+            return self._on_response(message)
         return None
 
-    def _on_request(self, message: SourceMessage, payload: dict[str, Any]) -> None:
-        method: str = payload["method"]
-        key = id_key(payload["id"])
+    def _on_request(self, message: SourceMessage) -> None:
+        method = message.method
+        assert method is not None  # a request has a string method
+        key = id_key(message.id)
         if message.direction is None:
             message.direction = self._infer_request_direction(method, key)
         if method == "initialize":
@@ -228,13 +230,13 @@ class SessionTracker:
                 self.session = self._new_session()
                 self.session.messages = 1
             self.pending.clear()  # what the old session left unanswered stays unanswered
-            params = payload.get("params")
+            params = message.payload.get("params")
             requested = params.get("protocolVersion") if isinstance(params, dict) else None
             if isinstance(requested, str):
                 self.session.version = requested
                 self.session.version_source = "initialize request (no result seen yet)"
         elif method == "tools/list":
-            params = payload.get("params")
+            params = message.payload.get("params")
             cursor = params.get("cursor") if isinstance(params, dict) else None
             self.session.catalog.start_listing(from_start=cursor is None)
         slot = (message.direction, key)
@@ -245,12 +247,12 @@ class SessionTracker:
 
     def in_flight(self, message: SourceMessage) -> PendingRequest | None:
         """The pending request a new request's id collides with (same id, same direction)."""
-        payload = message.payload
-        if message.kind is not Kind.REQUEST:
+        method = message.method
+        if message.kind is not Kind.REQUEST or method is None:
             return None
-        key = id_key(payload["id"])
-        direction = message.direction or self._infer_request_direction(payload["method"], key)
-        if payload["method"] == "initialize":
+        key = id_key(message.id)
+        direction = message.direction or self._infer_request_direction(method, key)
+        if method == "initialize":
             return None  # a new session: ids start over
         return self.pending.get((direction, key))
 
@@ -262,40 +264,42 @@ class SessionTracker:
             return S2C
         return C2S
 
-    def _on_response(self, message: SourceMessage, payload: dict[str, Any]) -> Exchange:
-        key = id_key(payload["id"])
+    def _on_response(self, message: SourceMessage) -> Exchange:
+        key = id_key(message.id)
         notes: list[str] = []
         pending: PendingRequest | None
         if message.direction is not None:
             pending = self.pending.pop((message.direction.reverse, key), None)
         else:
-            pending = self._match_undirected(payload, key, notes)
+            pending = self._match_undirected(message, key, notes)
             if pending is not None:
                 message.direction = pending.direction.reverse
         if pending is None:
-            notes.append(f"no request with id {display(payload['id'])} is in flight")
+            notes.append(f"no request with id {display(message.id)} is in flight")
             return Exchange(None, message, None, None, self.session, notes)
         exchange = Exchange(
             pending.message, message, pending.method, pending.direction, pending.session, notes
         )
-        self._learn(exchange, payload)
+        if pending.method == "initialize" or pending.method == "tools/list":
+            self._learn(exchange, message.payload)
         return exchange
 
     def _match_undirected(
-        self, payload: dict[str, Any], key: tuple[str, Any], notes: list[str]
+        self, message: SourceMessage, key: tuple[str, Any], notes: list[str]
     ) -> PendingRequest | None:
         to_client = self.pending.get((C2S, key))
         to_server = self.pending.get((S2C, key))
         if to_client is None or to_server is None:
             chosen = to_client or to_server
         else:
+            payload = message.payload
             fitting = [p for p in (to_client, to_server) if _fits(p.method, payload)]
             if len(fitting) == 1:
                 chosen = fitting[0]
             else:  # both fit, or neither: the older request is answered first
                 chosen = min((to_client, to_server), key=lambda p: p.message.line)
             notes.append(
-                f"id {display(payload['id'])} was in flight both ways; "
+                f"id {display(message.id)} was in flight both ways; "
                 f"paired with the {chosen.method} request at line {chosen.message.line}"
             )
         if chosen is not None:

@@ -43,7 +43,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdin-filename", metavar="NAME", help="the path to report for '-'")
     parser.add_argument("--config", metavar="FILE", help="the configuration file (default: the nearest .mcp-transcripts.yaml, or pyproject.toml with [tool.mcp-transcripts], from the current folder up)")
     parser.add_argument("--pair", nargs=2, action="append", metavar=("C2S_FILE", "S2C_FILE"), help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)")
-    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="files to process in parallel worker processes (default: the number of cores when there is over 16 MB to read, else 1)")
+    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (default: the number of cores when there are several files and over 16 MB to read, else 1)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     parser.add_argument("-v", "--verbose", action="store_true", help="also say which configuration is used, and for each file its format, messages and findings")
 
@@ -280,6 +280,12 @@ def _perform_caught(task: FileTask, path: str) -> tuple[FileReport | MigratorErr
     return report, output, time.perf_counter() - began
 
 
+def _split_run(args: argparse.Namespace, task: FileTask, path: Path) -> tuple[FileReport | MigratorError, str, float] | None:
+    from migrator.split import split_run
+
+    return split_run(task.action, str(path), task.options, getattr(args, "jobs", None), task.backup)
+
+
 # Below this much input, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 
@@ -370,6 +376,8 @@ def _run_paths(args: argparse.Namespace, io: IO, task: FileTask, paths: list[Pat
 
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
             outcomes = pool.map(_perform_caught, tasks, map(str, paths), chunksize=1)
+        elif len(paths) == 1 and (split := _split_run(args, tasks[0], paths[0])) is not None:
+            outcomes = iter([split])  # one large file on several processes
         else:
             outcomes = map(_perform_caught, tasks, map(str, paths))
         if args.verbose and jobs > 1:

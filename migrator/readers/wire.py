@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
+from migrator.envelope import envelope_message
 from migrator.model import Direction, Problem, Unit
 from migrator.readers.base import Reader, messages_at, parse_json_line
+from migrator.source import invalid_utf8_column
 
 
 def looks_like_message(value: Any) -> bool:
@@ -32,6 +34,10 @@ class WireReader(Reader):
 
 def wire_unit(text: str, line_no: int, direction: Direction | None = None) -> Unit:
     """The unit for one wire line; ``direction`` when the caller knows it (a proxy does)."""
+    if invalid_utf8_column(text) is None:  # no bad byte to report (MCP302): envelope first when it can be
+        message = envelope_message(text, line_no, direction)
+        if message is not None:
+            return Unit(text, line_no, [message])
     parsed = parse_json_line(text, line_no)
     if parsed is None:
         return Unit(text, line_no)

@@ -17,15 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from migrator.errors import UsageError
-from migrator.findings import FixSafety, Severity
+from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import Kind, SourceMessage
 
 if TYPE_CHECKING:
-    from migrator.rules.base import CheckRule, ToolCallRule, ValidationRule
+    from migrator.classify import Outcome
+    from migrator.rules.base import CheckRule, RuleContext, ToolCallRule, ValidationRule
+    from migrator.session import Exchange, Session
 
-__all__ = ["FoundIn", "RuleInfo", "all_rules", "get_rule", "resolve_selection", "tool_call_rules", "validation_rules"]
+__all__ = [
+    "FoundIn", "RuleInfo", "RuleSet", "all_rules", "get_rule", "resolve_selection", "rule_set",
+    "tool_call_rules", "validation_rules",
+]  # fmt: skip
 
 # What raises a rule: a transcript (``check`` and ``fix`` on a recording), an OpenTelemetry
 # trace (``check`` on OTLP JSON; ``fix`` does not apply), or only a live ``probe`` (a crash
@@ -177,3 +184,87 @@ def resolve_selection(select: list[str] | None, ignore: list[str] | None) -> fro
     for entry in ignore or []:
         chosen -= expand(entry)
     return frozenset(chosen)
+
+
+MessageHook = Callable[[SourceMessage, "Session", "RuleContext"], list[Finding]]
+ExchangeHook = Callable[["Exchange", "RuleContext"], list[Finding]]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules a selection enables, with one dispatch table for each kind of hook.
+
+    Built once per selection (:func:`rule_set`), before the first message: for
+    each (message kind, method) a rule names, the message hooks that want it,
+    and for each request method, the exchange hooks. A message no rule names
+    gets the hooks of the rules that look at every method of its kind, so a
+    message no rule wants costs one dictionary look-up and no call.
+    """
+
+    tool_call: tuple[ToolCallRule, ...]
+    by_outcome: dict[Outcome, tuple[ToolCallRule, ...]]  # the tools/call rules that judge each verdict
+    validators: tuple[ValidationRule, ...]
+    codes: frozenset[str]  # every enabled code, MCP3xx reader problems included
+    message_table: dict[tuple[Kind, str | None], tuple[MessageHook, ...]]
+    any_method: dict[Kind, tuple[MessageHook, ...]]  # for methods no rule names
+    exchange_table: dict[str | None, tuple[ExchangeHook, ...]]
+    any_exchange: tuple[ExchangeHook, ...]  # for request methods no rule names
+
+    def message_hooks(self, kind: Kind, method: str | None) -> tuple[MessageHook, ...]:
+        """The hooks that look at a message of this kind and method, in code order."""
+        hooks = self.message_table.get((kind, method))
+        return self.any_method[kind] if hooks is None else hooks
+
+    def exchange_hooks(self, method: str | None) -> tuple[ExchangeHook, ...]:
+        """The hooks that look at an exchange whose request had this method (``None``: no request)."""
+        hooks = self.exchange_table.get(method)
+        return self.any_exchange if hooks is None else hooks
+
+
+@lru_cache(maxsize=64)
+def rule_set(selected: frozenset[str] | None, official_schemas: bool = False) -> RuleSet:
+    """The :class:`RuleSet` of a selection of codes (``None``: every rule).
+
+    Without ``official_schemas`` (``--mcp-schema``), the rules that need them
+    get no hooks: they could find nothing.
+    """
+    from migrator.rules.base import ValidationRule
+
+    def enabled(code: str) -> bool:
+        return selected is None or code in selected
+
+    def overrides(rule: ValidationRule, hook: str) -> bool:
+        return getattr(type(rule), hook) is not getattr(ValidationRule, hook)
+
+    validators = tuple(
+        rule for rule in validation_rules()
+        if enabled(rule.info.code) and (official_schemas or not rule.needs_official_schemas)
+    )  # fmt: skip
+    watchers = [rule for rule in validators if overrides(rule, "check_message")]
+    answerers = [rule for rule in validators if overrides(rule, "check_exchange")]
+
+    def message_hooks(kind: Kind, method: str | None) -> tuple[MessageHook, ...]:
+        return tuple(rule.check_message for rule in watchers if rule.wants_message(kind, method))
+
+    def exchange_hooks(method: str | None) -> tuple[ExchangeHook, ...]:
+        return tuple(rule.check_exchange for rule in answerers if rule.wants_exchange(method))
+
+    named = {method for rule in watchers for method in rule.methods or ()}
+    exchange_named = {method for rule in answerers for method in rule.exchange_methods or ()}
+    unnamed = "\0 a method no rule names"  # not a method name a message can carry past the envelope
+    from migrator.classify import Outcome
+
+    tool_call = tuple(rule for rule in tool_call_rules() if enabled(rule.info.code))
+    return RuleSet(
+        tool_call=tool_call,
+        by_outcome={
+            outcome: tuple(rule for rule in tool_call if rule.outcomes is None or outcome in rule.outcomes)
+            for outcome in Outcome
+        },
+        validators=validators,
+        codes=frozenset(info.code for info in all_rules() if enabled(info.code)),
+        message_table={(kind, method): message_hooks(kind, method) for kind in Kind for method in named},
+        any_method={kind: message_hooks(kind, unnamed) for kind in Kind},
+        exchange_table={method: exchange_hooks(method) for method in exchange_named},
+        any_exchange=exchange_hooks(unnamed),
+    )

@@ -14,21 +14,26 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from migrator.classify import Verdict
+from migrator.classify import Outcome, Verdict
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.jsontext import display, reportable_id
-from migrator.model import Edit, Kind, SourceMessage
+from migrator.model import Kind, SourceMessage
 from migrator.official import OfficialSchemas
+from migrator.rewrite import Rewrite
 from migrator.rules import RuleInfo
 from migrator.session import Exchange, Session, SessionTracker
 from migrator.validation import ToolSchemas
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RuleContext:
-    """What a rule needs besides the exchange."""
+    """What a rule needs besides the exchange.
+
+    One per file: the engine sets :attr:`unit_text` for each unit it hands
+    over, rather than building a context per line.
+    """
 
     path: str
     unit_text: str  # the text holding the response, which edits refer to
@@ -36,16 +41,6 @@ class RuleContext:
     official: OfficialSchemas | None = None  # --mcp-schema: full-surface validation
     tracker: SessionTracker | None = None  # what is in flight, for rules about ids
     tool_schemas: ToolSchemas | None = None  # compiled tool schemas, shared by the rules of a run
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """A fix: the edit, and what the rewritten response must validate as."""
-
-    edit: Edit
-    member: str  # "result" or "error": the member the response has afterwards
-    value: Any  # its new value
-    version: str | None
 
 
 @dataclass(frozen=True)
@@ -61,7 +56,13 @@ class Hit:
 
 
 class ToolCallRule:
-    """A rule that judges one tools/call exchange from the classifier's verdict."""
+    """A rule that judges one tools/call exchange from the classifier's verdict.
+
+    ``outcomes`` names the verdicts it judges (``None``: all), so the engine
+    hands it only those.
+    """
+
+    outcomes: ClassVar[frozenset[Outcome] | None] = None
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info
@@ -141,11 +142,14 @@ class ValidationRule:
     only: ``kinds`` and ``methods`` for :meth:`check_message` (``None``: all),
     ``exchange_methods`` for :meth:`check_exchange` (the request's method;
     ``None`` in the set stands for a response whose request was not seen).
+    A rule that reads the official schemas (``needs_official_schemas``) is
+    not called at all in a run without them.
     """
 
     kinds: ClassVar[frozenset[Kind] | None] = None
     methods: ClassVar[frozenset[str] | None] = None
     exchange_methods: ClassVar[frozenset[str | None] | None] = None
+    needs_official_schemas: ClassVar[bool] = False  # finds nothing without --mcp-schema
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info

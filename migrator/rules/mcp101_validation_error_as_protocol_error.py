@@ -51,9 +51,9 @@ from __future__ import annotations
 
 from migrator.classify import Outcome, Verdict
 from migrator.findings import FixSafety, Severity
-from migrator.rewrite import replace_member, tool_error_result, validation_text
+from migrator.rewrite import rewrite_as_tool_error
 from migrator.rules import RuleInfo, register
-from migrator.rules.base import Hit, Rewrite, RuleContext, ToolCallRule, describe_call
+from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
 from migrator.session import Exchange
 
 SEP_1303_VERSION = "2025-11-25"
@@ -75,6 +75,8 @@ INFO = RuleInfo(
 @register(INFO)
 class ValidationErrorAsProtocolError(ToolCallRule):
     """MCP101."""
+
+    outcomes = frozenset({Outcome.INPUT_VALIDATION})
 
     def severity(self, exchange: Exchange) -> Severity:
         version = exchange.version
@@ -99,18 +101,5 @@ class ValidationErrorAsProtocolError(ToolCallRule):
         )
         return Hit(
             self.finding(exchange, verdict, ctx, message),
-            lambda: rewrite_as_tool_error(exchange, verdict, ctx),
+            lambda: rewrite_as_tool_error(exchange, verdict, ctx.unit_text, ctx.provenance),
         )
-
-
-def rewrite_as_tool_error(exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Rewrite:
-    """The fix shared by MCP101, MCP103 and MCP104: the error becomes an isError result."""
-    error = exchange.response.payload["error"]
-    original_message = error.get("message") if isinstance(error, dict) else None
-    if verdict.outcome is Outcome.TOOL_FAILURE and verdict.reading is not None:
-        text = verdict.reading.text
-    else:
-        text = validation_text(verdict, original_message)
-    result = tool_error_result(text, exchange.version, error, ctx.provenance)
-    edit = replace_member(ctx.unit_text, exchange.response, "error", "result", result)
-    return Rewrite(edit, "result", result, exchange.version)

@@ -47,9 +47,9 @@ from __future__ import annotations
 
 from migrator.classify import Outcome, Verdict, first_text
 from migrator.findings import FixSafety, Severity
-from migrator.rewrite import replace_member, unknown_tool_error
+from migrator.rewrite import Rewrite, replace_member, unknown_tool_error
 from migrator.rules import RuleInfo, register
-from migrator.rules.base import Hit, Rewrite, RuleContext, ToolCallRule, describe_call
+from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
 from migrator.session import Exchange
 
 INFO = RuleInfo(
@@ -69,6 +69,8 @@ INFO = RuleInfo(
 @register(INFO)
 class UnknownToolAsToolResult(ToolCallRule):
     """MCP102."""
+
+    outcomes = frozenset({Outcome.UNKNOWN_TOOL})
 
     def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
         if verdict.outcome is not Outcome.UNKNOWN_TOOL or "result" not in exchange.response.payload:

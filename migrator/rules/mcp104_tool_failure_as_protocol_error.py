@@ -42,9 +42,9 @@ from __future__ import annotations
 
 from migrator.classify import Outcome, Verdict
 from migrator.findings import FixSafety, Severity
+from migrator.rewrite import rewrite_as_tool_error
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
-from migrator.rules.mcp101_validation_error_as_protocol_error import rewrite_as_tool_error
 from migrator.session import Exchange
 
 INFO = RuleInfo(
@@ -65,6 +65,8 @@ INFO = RuleInfo(
 class ToolFailureAsProtocolError(ToolCallRule):
     """MCP104."""
 
+    outcomes = frozenset({Outcome.TOOL_FAILURE})
+
     def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
         if verdict.outcome is not Outcome.TOOL_FAILURE:
             return None
@@ -76,5 +78,5 @@ class ToolFailureAsProtocolError(ToolCallRule):
         )
         return Hit(
             self.finding(exchange, verdict, ctx, message),
-            lambda: rewrite_as_tool_error(exchange, verdict, ctx),
+            lambda: rewrite_as_tool_error(exchange, verdict, ctx.unit_text, ctx.provenance),
         )

@@ -42,6 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from migrator import validation
+from migrator.envelope import UNSET, Envelope, object_starts
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.model import SourceMessage
 from migrator.rules import RuleInfo, register
@@ -104,11 +105,31 @@ def well_formed(payload: dict[str, Any]) -> bool:
     return _is_integer(error.get("code")) and type(error.get("message")) is str
 
 
+def envelope_well_formed(envelope: Envelope) -> bool:
+    """:func:`well_formed` from the envelope alone, without decoding the payload.
+
+    ``False`` means "decode and ask :func:`well_formed`": an error response is
+    always decided from its payload (its ``code`` and ``message``).
+    """
+    if envelope.jsonrpc != "2.0":
+        return False
+    if envelope.method is not UNSET:
+        if type(envelope.method) is not str or (envelope.params and not object_starts(envelope.params)):
+            return False
+        return envelope.id is UNSET or _is_id(envelope.id)
+    if envelope.result:
+        return not envelope.error and object_starts(envelope.result) and _is_id(envelope.id)
+    return False
+
+
 @register(INFO)
 class InvalidJsonRpcMessage(ValidationRule):
     """MCP201."""
 
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+        envelope = message.envelope
+        if envelope is not None and envelope_well_formed(envelope):  # most messages: no decode
+            return []
         payload = message.payload
         if isinstance(payload, list):
             return [self.at(message, ctx, "an empty batch: JSON-RPC requires at least one message", pointer="", keyword="minItems")]

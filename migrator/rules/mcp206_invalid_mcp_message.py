@@ -69,6 +69,8 @@ LEFT_TO_MCP202 = frozenset({"tools/list", "tools/call"})
 class InvalidMcpMessage(ValidationRule):
     """MCP206."""
 
+    needs_official_schemas = True
+
     def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
         kind = message.kind
         if ctx.official is None or kind not in (Kind.REQUEST, Kind.NOTIFICATION):

@@ -1,0 +1,217 @@
+"""One large file on several cores.
+
+``-j N`` spreads files over worker processes; a single large wire transcript
+is spread by cutting it into stretches, each checked (or fixed) by a worker.
+
+Where to cut is what keeps the result identical to a run in one process: a
+stretch starts at a line that holds an ``initialize`` request. That request
+starts a new session, and the session model forgets everything before it
+(pending requests, the tool catalog, the protocol version), so nothing
+crosses the cut: no request on one side is paired with a response on the
+other, and the rules see on each side what a single pass would show them.
+The cut points are found by a cheap pass in the parent: near each of N even
+byte offsets, the next line that decodes as an ``initialize`` request. The
+same pass counts lines, so every worker numbers its lines as the whole file
+does and its findings (and the evidence lines that cite other lines) read
+the same. A file with no such line past its start runs in one process.
+
+A fix is written only when every stretch has succeeded: the workers write
+their stretch to temporary files beside the target, the parent joins them
+into one atomic replacement. A worker that dies (killed, out of memory)
+makes the file an error naming it; nothing is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+from itertools import islice
+from pathlib import Path
+
+from migrator.engine import FileReport, Options, Pipeline
+from migrator.envelope import envelope_message
+from migrator.errors import InputError, MigratorError
+from migrator.model import Kind
+from migrator.readers import SAMPLE_LINES, detect
+from migrator.readers.wire import WireReader, wire_unit
+from migrator.source import ENCODING, ERRORS, iter_lines, refuse_non_text
+from migrator.writer import AtomicWriter, check_writable, resolve_target
+
+# Below this size a stretch costs more to hand over than it saves.
+MIN_STRETCH_BYTES = 4 * 1024 * 1024
+_BLOCK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Bytes ``[start, end)`` of a file, whose first line is line ``first_line``."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+def _is_session_start(raw: bytes) -> bool:
+    if b'"initialize"' not in raw:  # nearly every line: decided without decoding
+        return False
+    message = envelope_message(raw.decode(ENCODING, ERRORS), 1)
+    return message is not None and message.kind is Kind.REQUEST and message.method == "initialize"
+
+
+def stretches(path: str, parts: int) -> list[Stretch]:
+    """Where to cut ``path`` into at most ``parts`` stretches (one when it cannot be cut)."""
+    size = Path(path).stat().st_size
+    wanted = [size * k // parts for k in range(1, parts)]
+    cuts: list[int] = [0]
+    with Path(path).open("rb") as stream:
+        for offset, limit in zip(wanted, [*wanted[1:], size], strict=True):
+            if offset <= cuts[-1] or offset - cuts[-1] < MIN_STRETCH_BYTES:
+                continue
+            stream.seek(offset - 1)
+            position = offset - 1 + len(stream.readline())  # the next whole line
+            for line in stream:
+                if position >= limit:  # no session starts in this part: the one before grows
+                    break
+                if _is_session_start(line):
+                    cuts.append(position)
+                    break
+                position += len(line)
+        lines = [1]
+        stream.seek(0)
+        position, count = 0, 0
+        for cut in cuts[1:]:
+            while position < cut:
+                block = stream.read(min(_BLOCK, cut - position))
+                count += block.count(b"\n")
+                position += len(block)
+            lines.append(count + 1)
+    ends = [*cuts[1:], size]
+    return [Stretch(start, end, first) for start, end, first in zip(cuts, ends, lines, strict=True)]
+
+
+def splittable(path: str, options: Options) -> bool:
+    """Whether ``path`` is a wire transcript that stretches can be cut from without changing a verdict."""
+    if options.mcp_schemas:  # MCP206 judges an initialize request by the session before it
+        return False
+    with Path(path).open("rb") as stream:
+        head = list(islice(iter_lines(stream), SAMPLE_LINES))
+    refuse_non_text(head)
+    return isinstance(detect(head, options.input_format).reader, WireReader)
+
+
+def _run_stretch(path: str, stretch: Stretch, options: Options, output: str | None) -> FileReport:
+    """Check (or fix, writing to ``output``) one stretch; runs in a worker."""
+    report = FileReport(path, line_for_line=True)
+    pipeline = Pipeline(path, options, report)
+    line_no = stretch.first_line
+    with Path(path).open("rb") as stream, contextlib.ExitStack() as stack:
+        out = stack.enter_context(Path(output).open("wb")) if output is not None else None
+        stream.seek(stretch.start)
+        remaining = stretch.end - stretch.start
+        for raw in stream:
+            remaining -= len(raw)
+            text = pipeline.handle(wire_unit(raw.decode(ENCODING, ERRORS), line_no))
+            if out is not None:
+                out.write(text.encode(ENCODING, ERRORS))
+            line_no += 1
+            if remaining <= 0:
+                break
+    return report
+
+
+def run_split(path: str, options: Options, jobs: int, *, backup: str | None = None) -> FileReport:
+    """Check (with ``options.apply_fixes``, fix in place) one wire file on ``jobs`` processes.
+
+    Findings, counts and written bytes are those of a run in one process.
+
+    Raises:
+        MigratorError: as a run in one process raises it, or when a worker dies.
+    """
+    pieces = stretches(path, jobs)
+    head = FileReport(path)
+    with Path(path).open("rb") as stream:
+        detection = detect(list(islice(iter_lines(stream), SAMPLE_LINES)), options.input_format)
+    head.format, head.detection, head.line_for_line = detection.reader.name, detection.reason, True
+    fixing = options.apply_fixes
+    real = snapshot = None
+    outputs: list[str | None] = [None] * len(pieces)
+    if fixing:
+        real, snapshot = resolve_target(path)
+        outputs = [f"{real}.{os.getpid()}.part{index}.tmp" for index in range(len(pieces))]
+    try:
+        try:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
+                futures = [
+                    pool.submit(_run_stretch, path, piece, options, output)
+                    for piece, output in zip(pieces, outputs, strict=True)
+                ]
+                reports = [future.result() for future in futures]
+        except BrokenProcessPool as exc:
+            raise InputError(
+                "a worker process died (killed or out of memory); nothing written", path=path
+            ) from exc
+        except MigratorError as exc:
+            if exc.path is None:
+                exc.path = path
+            raise
+        for report in reports:
+            head.findings += report.findings
+            head.messages += report.messages
+            head.fixes += report.fixes
+        if fixing and head.fixes:
+            assert real is not None and snapshot is not None
+            check_writable(real, snapshot)
+            writer = AtomicWriter(real)
+            try:
+                writer.write_all(_read_all(outputs))
+                writer.commit(snapshot, backup)
+            except BaseException:
+                writer.discard()
+                raise
+    finally:
+        for output in outputs:
+            if output is not None:
+                with contextlib.suppress(OSError):
+                    Path(output).unlink()
+    return head
+
+
+def _read_all(outputs: list[str | None]) -> Iterator[bytes]:
+    for output in outputs:
+        assert output is not None
+        with Path(output).open("rb") as part:
+            while block := part.read(_BLOCK):
+                yield block
+
+
+def split_run(
+    action: str, path: str, options: Options, jobs: int | None, backup: str | None
+) -> tuple[FileReport | MigratorError, str, float] | None:
+    """``check`` or ``fix`` of one file with ``-j N`` (N > 1), as the command's file loop wants it.
+
+    Returns ``None`` when the file is not for splitting (another action, a
+    small file, not a wire transcript, no session to cut at): the caller
+    runs it in one process as usual.
+    """
+    if jobs is None or jobs < 2 or action not in ("check", "fix"):
+        return None
+    options = replace(options, apply_fixes=action == "fix")
+    began = time.perf_counter()
+    try:
+        if Path(path).stat().st_size < 2 * MIN_STRETCH_BYTES or not splittable(path, options):
+            return None
+        if len(stretches(path, jobs)) < 2:
+            return None
+        report = run_split(path, options, jobs, backup=backup)
+    except OSError:
+        return None  # unreadable: the usual path words the error
+    except MigratorError as exc:
+        if exc.path is None:
+            exc.path = path
+        return exc, "", time.perf_counter() - began
+    return report, "", time.perf_counter() - began
