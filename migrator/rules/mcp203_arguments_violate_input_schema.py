@@ -32,6 +32,8 @@ told, and whether the server's answer said it.
 
 ## Limits
 
+Calls that `mcp-transcripts probe` sent with invalid arguments on purpose (marked under
+`params._meta`) are not reported here: MCP501-MCP504 judge how the server answered them.
 Remote `$ref`s in an `inputSchema` are never fetched. A tool absent from the
 transcript's catalog has no schema to check against.
 """
@@ -41,6 +43,7 @@ from __future__ import annotations
 from migrator.classify import call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.model import Kind, SourceMessage
+from migrator.provenance import probe_case
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Session, request_meta_version
@@ -71,6 +74,8 @@ class ArgumentsViolateInputSchema(ValidationRule):
         payload = message.payload
         if message.kind is not Kind.REQUEST or payload["method"] != "tools/call" or call_shape_problem(payload):
             return []
+        if probe_case(payload) is not None:
+            return []  # `probe` broke these arguments on purpose: MCP501-504 judge the answer
         name = payload["params"]["name"]
         tool = session.catalog.tools.get(name)
         if tool is None:
