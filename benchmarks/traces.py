@@ -11,8 +11,13 @@ its peak RSS from the kernel (the same timer as ``benchmarks/run.py``):
 * ``orjson``: parse every line with orjson and nothing else (the floor for any Python tool);
 * ``check``: ``mcp-transcripts check`` with every default rule.
 
+With ``--before DIR``, also ``check (before)``: the same command with the ``migrator``
+package of ``DIR`` (e.g. ``git archive <commit> migrator | tar -x -C DIR``), to compare two
+versions in one run, on the same file and the same load.
+
 Usage:
     python benchmarks/traces.py [--sizes-mb 10,100,1000] [--repeat 3] [--spans-per-line 10]
+                                [--before DIR]
 
 Prints a Markdown table: size, spans, wall and CPU seconds of each, throughput, the ratio
 orjson seconds / check seconds (1.0 would be as fast as parsing alone; by wall time and by CPU
@@ -149,25 +154,36 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--spans-per-line", type=int, default=10)
+    parser.add_argument(
+        "--before", metavar="DIR", help="also time check with the migrator package in DIR"
+    )
     args = parser.parse_args()
     python = sys.executable
-    check = [str(Path(python).parent / "mcp-transcripts"), "check", "--quiet", "--fail-on", "never"]
+    options = ["check", "--quiet", "--fail-on", "never"]
+    checks = {"check": [str(Path(python).parent / "mcp-transcripts"), *options]}
+    if args.before:
+        before = str(Path(args.before).resolve())
+        # The package of DIR first on the path: it is imported instead of the installed one.
+        script = f"import sys; sys.path.insert(0, {before!r}); from migrator.cli import console; sys.exit(console())"
+        checks["check (before)"] = [python, "-c", script, *options]
     print(
-        "| MB | spans | orjson wall s | check wall s | orjson CPU s | check CPU s | check MB/s (CPU) "
-        "| ratio orjson/check (wall) | ratio (CPU) | check peak RSS MB |"
+        "| MB | spans | command | orjson wall s | its wall s | orjson CPU s | its CPU s | its MB/s (CPU) "
+        "| ratio orjson/it (wall) | ratio (CPU) | its peak RSS MB |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for size in (int(s) for s in args.sizes_mb.split(",")):
         path = trace_file(size, args.spans_per_line)
         spans = sum(line.count('"spanId"') for line in path.open(encoding="utf-8"))
         parse_wall, parse_cpu, _ = median_run([python, "-c", PARSE_ORJSON, str(path)], args.repeat)
-        check_wall, check_cpu, check_rss = median_run([*check, str(path)], args.repeat)
         mb = path.stat().st_size / 1e6
-        print(
-            f"| {mb:.0f} | {spans} | {parse_wall:.2f} | {check_wall:.2f} | {parse_cpu:.2f} | {check_cpu:.2f} "
-            f"| {mb / check_cpu:.1f} | {parse_wall / check_wall:.2f} | {parse_cpu / check_cpu:.2f} | {check_rss:.0f} |",
-            flush=True,
-        )
+        for label, check in checks.items():
+            check_wall, check_cpu, check_rss = median_run([*check, str(path)], args.repeat)
+            print(
+                f"| {mb:.0f} | {spans} | {label} | {parse_wall:.2f} | {check_wall:.2f} | {parse_cpu:.2f} "
+                f"| {check_cpu:.2f} | {mb / check_cpu:.1f} | {parse_wall / check_wall:.2f} "
+                f"| {parse_cpu / check_cpu:.2f} | {check_rss:.0f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -315,6 +315,7 @@ class WireAnyValue(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 _NO_VALUE = WireAnyValue()
+_UNSET = msgspec.UNSET
 
 
 class WireKeyValue(msgspec.Struct):
@@ -424,7 +425,15 @@ def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribu
     for entry in raw or ():
         wrapped = entry.value
         text = wrapped.stringValue
-        if text is not msgspec.UNSET and _only_string(wrapped):  # most attributes: decided here
+        if (  # most attributes: a string and nothing else, decided without a call
+            text is not _UNSET
+            and wrapped.boolValue is _UNSET
+            and wrapped.intValue is _UNSET
+            and wrapped.doubleValue is _UNSET
+            and wrapped.arrayValue is _UNSET
+            and wrapped.kvlistValue is _UNSET
+            and wrapped.bytesValue is _UNSET
+        ):
             out[entry.key] = Attribute(text, "string")
             continue
         value = any_value(_as_json(wrapped))
@@ -433,17 +442,6 @@ def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribu
             continue
         out[entry.key] = value
     return out, defects
-
-
-def _only_string(wrapped: WireAnyValue) -> bool:
-    return (
-        wrapped.boolValue is msgspec.UNSET
-        and wrapped.intValue is msgspec.UNSET
-        and wrapped.doubleValue is msgspec.UNSET
-        and wrapped.arrayValue is msgspec.UNSET
-        and wrapped.kvlistValue is msgspec.UNSET
-        and wrapped.bytesValue is msgspec.UNSET
-    )
 
 
 def _as_json(wrapped: WireAnyValue) -> dict[str, Any]:
