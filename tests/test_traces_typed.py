@@ -108,7 +108,8 @@ def test_generated_traces_same_findings(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 ODD_VALUES = [
-    None, True, 0, -1, 3, 2**70, 1.5, "", "x", "SPAN_KIND_SERVER", "00f067aa0ba902b7",
+    None, True, 0, -1, 3, 2**70, 1.5, "", "x", "SPAN_KIND_SERVER", "00f067aa0ba902b7", "00F067AA0BA902B7",
+    "4bf92f3577b34da6a3ce929d0e0e4736", "4bf92f3577b34da6a3ce929d0e0e473",
     "AAECAwQFBgc=", [], [1], {}, {"a": 1}, {"stringValue": 3}, {"stringValue": "s"},
     {"intValue": "12"}, {"intValue": "twelve"}, {"intValue": True}, {"doubleValue": "NaN"},
     {"doubleValue": "1.5"}, {"boolValue": 1}, {"bytesValue": "AA=="}, {"stringValue": "s", "intValue": 1},

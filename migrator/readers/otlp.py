@@ -65,6 +65,7 @@ RESOURCE_KEYS = frozenset(
 )  # what the rules read
 _EMPTY: dict[str, Any] = {}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_LOWER_HEX_DIGITS = frozenset("0123456789abcdef")
 _DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
 
 
@@ -458,17 +459,26 @@ def _as_json(wrapped: WireAnyValue) -> dict[str, Any]:
 def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line: int) -> Span:
     """Like :func:`_span`, from a decoded struct (whose members have their right JSON types)."""
     defects: list[str] = []
-    ids = []
-    for member, value, required in (
-        ("traceId", raw.traceId, True),
-        ("spanId", raw.spanId, True),
-        ("parentSpanId", raw.parentSpanId, False),
+    trace_id, span_id, parent_id = raw.traceId, raw.spanId, raw.parentSpanId
+    # The Collector writes lowercase hex: taken as it is; any other spelling goes through hex_id.
+    if not (
+        len(trace_id) == 32
+        and len(span_id) == 16
+        and len(parent_id) in (0, 16)
+        and _LOWER_HEX_DIGITS.issuperset(trace_id + span_id + parent_id)
     ):
-        decoded = hex_id(value)
-        if decoded is None or (required and not decoded):
-            defects.append(f"{member} is not a hex or base64 id: {value!r}")
-            decoded = value
-        ids.append(decoded)
+        ids = []
+        for member, value, required in (
+            ("traceId", trace_id, True),
+            ("spanId", span_id, True),
+            ("parentSpanId", parent_id, False),
+        ):
+            decoded = hex_id(value)
+            if decoded is None or (required and not decoded):
+                defects.append(f"{member} is not a hex or base64 id: {value!r}")
+                decoded = value
+            ids.append(decoded)
+        trace_id, span_id, parent_id = ids
     attributes, attribute_defects = _typed_key_values(raw.attributes)
     defects += attribute_defects
     events = []
@@ -479,9 +489,9 @@ def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line:
         events.append(SpanEvent(name or "", event_attributes))
     status = raw.status
     return Span(
-        trace_id=ids[0],
-        span_id=ids[1],
-        parent_span_id=ids[2],
+        trace_id=trace_id,
+        span_id=span_id,
+        parent_span_id=parent_id,
         name=raw.name,
         kind=SPAN_KINDS.get(raw.kind, "unspecified"),
         attributes=attributes,
