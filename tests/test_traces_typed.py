@@ -94,13 +94,14 @@ def test_recorded_traces_same_spans_and_findings(
         assert any(finding.code == "MCP401" for finding in typed)
 
 
-def test_generated_traces_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("others", [0, 3], ids=["mcp-only", "with-http-spans"])
+def test_generated_traces_same_findings(others: int, monkeypatch: pytest.MonkeyPatch) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         from traces import export_lines  # the benchmark's generator
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
-    lines = list(islice(export_lines(spans_per_line=10), 400))
+    lines = list(islice(export_lines(10, others), 400))
     text = "\n".join(lines) + "\n"
     typed, general = findings_both_ways(text, monkeypatch)
     assert typed == general
