@@ -102,6 +102,7 @@ def test_generated_traces_same_findings(others: int, monkeypatch: pytest.MonkeyP
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     lines = list(islice(export_lines(10, others), 400))
+    assert all(typed_spans(line, 1) is not None for line in lines)  # none falls back
     text = "\n".join(lines) + "\n"
     typed, general = findings_both_ways(text, monkeypatch)
     assert typed == general
@@ -188,3 +189,35 @@ def test_only_spans_that_may_be_mcp_are_built() -> None:
     assert [s.name for s in every if looks_like_mcp(s)] == [s.name for s in kept]
     assert "GET /health" in [s.name for s in every]
     assert "GET /health" not in [s.name for s in kept]
+
+
+def test_every_kind_of_value_and_events_take_the_typed_way() -> None:
+    document = json.loads(ERROR_LINE)
+    span = document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    span["attributes"] += [
+        {"key": "server.port", "value": {"intValue": "8080"}},
+        {"key": "client.port", "value": {"intValue": 51234}},
+        {"key": "retry.ratio", "value": {"doubleValue": 0.5}},
+        {"key": "cached", "value": {"boolValue": False}},
+        {"key": "payload", "value": {"bytesValue": "AAEC"}},
+        {"key": "tags", "value": {"arrayValue": {"values": [{"stringValue": "a"}]}}},
+        {"key": "extra", "value": {"kvlistValue": {"values": [{"key": "k", "value": {}}]}}},
+        {"key": "unset"},
+    ]
+    span["events"] = [
+        {
+            "name": "exception",
+            "attributes": [
+                {"key": "exception.type", "value": {"stringValue": "McpError"}},
+                {"key": "exception.message", "value": {"stringValue": "MCP error -32602: bad"}},
+            ],
+        },
+        {"timeUnixNano": "1", "attributes": [{"key": "n", "value": {"intValue": "x"}}]},
+    ]
+    line = json.dumps(document)
+    typed = typed_spans(line, 1)
+    assert typed is not None
+    assert typed[0].attributes["server.port"].value == 8080
+    assert [event.name for event in typed[0].events] == ["exception", ""]
+    assert "event None: attribute 'n': the value is not an OTLP AnyValue" in typed[0].defects
+    same_spans(line)

@@ -320,8 +320,10 @@ _UNSET = msgspec.UNSET
 
 
 class WireKeyValue(msgspec.Struct):
+    """An attribute; its value is decoded (as a :class:`WireAnyValue`) only for the spans kept."""
+
     key: str
-    value: WireAnyValue = _NO_VALUE
+    value: msgspec.Raw = msgspec.Raw()  # empty when the member is absent
 
 
 class WireStatus(msgspec.Struct):
@@ -342,7 +344,7 @@ class WireSpan(msgspec.Struct):
     kind: int | str = 0
     attributes: list[WireKeyValue] | None = None
     status: WireStatus | None = None
-    events: list[WireEvent] | None = None
+    events: msgspec.Raw = msgspec.Raw()  # decoded (as WireEvents) only for the spans kept
 
 
 class WireScope(msgspec.Struct):
@@ -375,6 +377,8 @@ KeepSpan: TypeAlias = "Callable[[str, Iterable[str]], bool]"
 """A cheap test on a span's name and attribute keys: ``False`` leaves the span out, unbuilt."""
 
 _export_request = msgspec.json.Decoder(ExportRequest)
+_wire_any_value = msgspec.json.Decoder(WireAnyValue)
+_wire_events = msgspec.json.Decoder(list[WireEvent] | None)
 _json_value = msgspec.json.Decoder()
 _NOT_TYPED = (msgspec.DecodeError, UnicodeEncodeError)  # ValidationError is a DecodeError
 
@@ -385,9 +389,12 @@ def typed_spans(text: str, line: int, keep: KeepSpan | None = None) -> list[Span
     ``None`` sends the line the general way (:func:`spans_of`), which words what is wrong.
     """
     try:
-        request = _export_request.decode(text)
-    except _NOT_TYPED:
+        return _typed_spans(_export_request.decode(text), line, keep)
+    except _NOT_TYPED:  # also from a kept span's attribute values or events, decoded later
         return None
+
+
+def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> list[Span] | None:
     resource_spans = request.resourceSpans
     if resource_spans is msgspec.UNSET:
         resource_spans = request.resource_spans
@@ -424,7 +431,7 @@ def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribu
     out: dict[str, Attribute] = {}
     defects: list[str] = []
     for entry in raw or ():
-        wrapped = entry.value
+        wrapped = _wire_any_value.decode(entry.value) if entry.value else _NO_VALUE
         text = wrapped.stringValue
         if (  # most attributes: a string and nothing else, decided without a call
             text is not _UNSET
@@ -482,7 +489,7 @@ def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line:
     attributes, attribute_defects = _typed_key_values(raw.attributes)
     defects += attribute_defects
     events = []
-    for event in raw.events or ():
+    for event in (_wire_events.decode(raw.events) if raw.events else None) or ():
         event_attributes, event_defects = _typed_key_values(event.attributes)
         name = event.name if event.name is not msgspec.UNSET else None
         defects += [f"event {name!r}: {d}" for d in event_defects]
