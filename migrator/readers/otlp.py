@@ -413,7 +413,7 @@ def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> li
             scope_name = scoped.scope.name if scoped.scope is not None else ""
             for raw in scoped.spans:
                 if keep is not None and not keep(
-                    raw.name, [entry.key for entry in raw.attributes or ()]
+                    raw.name, [attribute.key for attribute in raw.attributes or ()]
                 ):
                     continue
                 spans.append(_typed_span(raw, resource, scope_name, line))
