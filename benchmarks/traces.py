@@ -2,8 +2,12 @@
 
 The trace file is made from the recorded traces in ``tests/fixtures/traces/`` (real spans of
 the Python SDK 2.3.0 client and server), repeated with fresh trace and span ids (parents kept)
-until the file reaches each size, ``--spans-per-line`` spans per export request line, grouped
+until the file reaches each size, ``--spans-per-line`` MCP spans per export request line, grouped
 by resource and scope, as the Collector's ``file`` exporter writes after its batch processor.
+
+With ``--other-spans N``, each MCP span comes with N spans of other instrumentations (an
+HTTP client call with a retry event, children of the MCP span), as in the trace of an
+application that does more than MCP: ``check`` must read them, but builds nothing for them.
 
 Each measurement is its own process, timed from outside (median of ``--repeat`` runs), with
 its peak RSS from the kernel (the same timer as ``benchmarks/run.py``):
@@ -11,8 +15,13 @@ its peak RSS from the kernel (the same timer as ``benchmarks/run.py``):
 * ``orjson``: parse every line with orjson and nothing else (the floor for any Python tool);
 * ``check``: ``mcp-transcripts check`` with every default rule.
 
+With ``--before DIR``, also ``check (before)``: the same command with the ``migrator``
+package of ``DIR`` (e.g. ``git archive <commit> migrator | tar -x -C DIR``), to compare two
+versions in one run, on the same file and the same load.
+
 Usage:
     python benchmarks/traces.py [--sizes-mb 10,100,1000] [--repeat 3] [--spans-per-line 10]
+                                [--other-spans 0] [--before DIR]
 
 Prints a Markdown table: size, spans, wall and CPU seconds of each, throughput, the ratio
 orjson seconds / check seconds (1.0 would be as fast as parsing alone; by wall time and by CPU
@@ -77,7 +86,40 @@ def renumbered(span: dict[str, Any], copy: int, ids: dict[str, str]) -> dict[str
     return span
 
 
-def export_lines(spans_per_line: int) -> Iterator[str]:
+def other_spans(span: dict[str, Any], count: int) -> list[dict[str, Any]]:
+    """``count`` HTTP client spans under ``span``, shaped as the OpenTelemetry HTTP instrumentations write."""
+    attributes = [
+        {"key": "http.request.method", "value": {"stringValue": "GET"}},
+        {"key": "url.full", "value": {"stringValue": "https://api.example.com/v1/items?page=2"}},
+        {"key": "http.response.status_code", "value": {"intValue": "200"}},
+        {"key": "server.address", "value": {"stringValue": "api.example.com"}},
+        {"key": "server.port", "value": {"intValue": "443"}},
+        {"key": "network.protocol.version", "value": {"stringValue": "1.1"}},
+    ]
+    retry = {
+        "timeUnixNano": span.get("startTimeUnixNano", "0"),
+        "name": "http.retry",
+        "attributes": [{"key": "http.request.resend_count", "value": {"intValue": "1"}}],
+    }
+    return [
+        {
+            "traceId": span["traceId"],
+            "spanId": f"{index + 1:02x}{span['spanId'][2:]}",
+            "parentSpanId": span["spanId"],
+            "name": "GET",
+            "kind": "SPAN_KIND_CLIENT",
+            "startTimeUnixNano": span.get("startTimeUnixNano", "0"),
+            "endTimeUnixNano": span.get("endTimeUnixNano", "0"),
+            "attributes": attributes,
+            "events": [retry],
+            "status": {},
+            "flags": 256,
+        }
+        for index in range(count)
+    ]
+
+
+def export_lines(spans_per_line: int, others: int = 0) -> Iterator[str]:
     """Export request lines without end: the recorded spans again and again, with new ids."""
     recorded = recorded_spans()
     copy = 0
@@ -95,13 +137,15 @@ def export_lines(spans_per_line: int) -> Iterator[str]:
                 if (id(resource), id(scope)) not in by_scope:
                     by_scope[id(resource), id(scope)] = {"scope": scope, "spans": []}
                     entry["scopeSpans"].append(by_scope[id(resource), id(scope)])
-                by_scope[id(resource), id(scope)]["spans"].append(renumbered(span, copy, ids))
+                mcp_span = renumbered(span, copy, ids)
+                by_scope[id(resource), id(scope)]["spans"] += [mcp_span, *other_spans(mcp_span, others)]
             resource_spans = list(by_resource.values())
             yield json.dumps({"resourceSpans": resource_spans}, separators=(",", ":"))
 
 
-def trace_file(megabytes: int, spans_per_line: int) -> Path:
-    path = WORK / f"traces-{megabytes}mb-{spans_per_line}-grouped.otlp.jsonl"
+def trace_file(megabytes: int, spans_per_line: int, others: int = 0) -> Path:
+    mixed = f"-{others}-other" if others else ""
+    path = WORK / f"traces-{megabytes}mb-{spans_per_line}-grouped{mixed}.otlp.jsonl"
     if path.exists():
         return path
     WORK.mkdir(exist_ok=True)
@@ -111,7 +155,7 @@ def trace_file(megabytes: int, spans_per_line: int) -> Path:
         ".partial"
     )  # renamed when complete: an interrupted run leaves no short file
     with partial.open("w", encoding="utf-8") as out:
-        for line in export_lines(spans_per_line):
+        for line in export_lines(spans_per_line, others):
             out.write(line + "\n")
             written += len(line) + 1
             if written >= limit:
@@ -149,25 +193,39 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--spans-per-line", type=int, default=10)
+    parser.add_argument(
+        "--other-spans", type=int, default=0, help="non-MCP spans per MCP span (default 0)"
+    )
+    parser.add_argument(
+        "--before", metavar="DIR", help="also time check with the migrator package in DIR"
+    )
     args = parser.parse_args()
     python = sys.executable
-    check = [str(Path(python).parent / "mcp-transcripts"), "check", "--quiet", "--fail-on", "never"]
+    options = ["check", "--quiet", "--fail-on", "never"]
+    checks = {"check": [str(Path(python).parent / "mcp-transcripts"), *options]}
+    if args.before:
+        before = str(Path(args.before).resolve())
+        # The package of DIR first on the path: it is imported instead of the installed one.
+        script = f"import sys; sys.path.insert(0, {before!r}); from migrator.cli import console; sys.exit(console())"
+        checks["check (before)"] = [python, "-c", script, *options]
     print(
-        "| MB | spans | orjson wall s | check wall s | orjson CPU s | check CPU s | check MB/s (CPU) "
-        "| ratio orjson/check (wall) | ratio (CPU) | check peak RSS MB |"
+        "| MB | spans | command | orjson wall s | its wall s | orjson CPU s | its CPU s | its MB/s (CPU) "
+        "| ratio orjson/it (wall) | ratio (CPU) | its peak RSS MB |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for size in (int(s) for s in args.sizes_mb.split(",")):
-        path = trace_file(size, args.spans_per_line)
+        path = trace_file(size, args.spans_per_line, args.other_spans)
         spans = sum(line.count('"spanId"') for line in path.open(encoding="utf-8"))
         parse_wall, parse_cpu, _ = median_run([python, "-c", PARSE_ORJSON, str(path)], args.repeat)
-        check_wall, check_cpu, check_rss = median_run([*check, str(path)], args.repeat)
         mb = path.stat().st_size / 1e6
-        print(
-            f"| {mb:.0f} | {spans} | {parse_wall:.2f} | {check_wall:.2f} | {parse_cpu:.2f} | {check_cpu:.2f} "
-            f"| {mb / check_cpu:.1f} | {parse_wall / check_wall:.2f} | {parse_cpu / check_cpu:.2f} | {check_rss:.0f} |",
-            flush=True,
-        )
+        for label, check in checks.items():
+            check_wall, check_cpu, check_rss = median_run([*check, str(path)], args.repeat)
+            print(
+                f"| {mb:.0f} | {spans} | {label} | {parse_wall:.2f} | {check_wall:.2f} | {parse_cpu:.2f} "
+                f"| {check_cpu:.2f} | {mb / check_cpu:.1f} | {parse_wall / check_wall:.2f} "
+                f"| {parse_cpu / check_cpu:.2f} | {check_rss:.0f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +147,16 @@ def looks_like_mcp(span: Span) -> bool:
     if span.name.split(" ", 1)[0] in KNOWN_METHODS:
         return True
     return any(key.startswith("mcp.") for key in span.attributes)
+
+
+def may_be_mcp(name: str, attribute_keys: Iterable[str]) -> bool:
+    """Whether a span can be an MCP span, from its name and attribute keys, before it is built.
+
+    Every span :func:`looks_like_mcp` accepts passes (its ``mcp.method.name`` is an ``mcp.`` key).
+    """
+    if name.split(" ", 1)[0] in KNOWN_METHODS:
+        return True
+    return any(key.startswith("mcp.") for key in attribute_keys)
 
 
 def _method(span: Span) -> str | None:

@@ -25,6 +25,7 @@ from migrator.spans import (
     Operation,
     OperationTracker,
     looks_like_mcp,
+    may_be_mcp,
     name_pattern,
     operation,
 )
@@ -71,7 +72,7 @@ def check_trace(
             kept.append(text)
             yield text
 
-    for item in reader.batches(passing(lines)):
+    for item in reader.batches(passing(lines), keep=may_be_mcp):  # other spans: not built
         yield from kept
         kept.clear()
         if isinstance(item, Problem):

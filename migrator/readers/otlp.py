@@ -17,6 +17,14 @@ A line that is not JSON is an ``MCP301`` problem; a JSON line that is not an
 export request is an ``MCP407`` problem; both are skipped. A span whose
 attributes are malformed keeps what can be read and says what could not, in
 :attr:`Span.defects`, for the rules to report.
+
+A line is decoded by ``msgspec`` straight into typed structs (:class:`ExportRequest`)
+that declare only what the rules read: timestamps, links, dropped counts and
+flags are never turned into Python objects, and spans that a caller's ``keep``
+test rejects (for ``check``: spans no MCP instrumentation made) are not built.
+A line the structs do not fit (not JSON, not an export request, a value of the
+wrong type) is read again the general way (:func:`spans_of`), which says what is
+wrong with it: both ways give the same spans, which the tests check.
 """
 
 from __future__ import annotations
@@ -24,9 +32,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeAlias
+
+import msgspec
 
 from migrator.model import Problem, Unit
 from migrator.readers.base import Reader, parse_json_line
@@ -55,6 +65,7 @@ RESOURCE_KEYS = frozenset(
 )  # what the rules read
 _EMPTY: dict[str, Any] = {}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_LOWER_HEX_DIGITS = frozenset("0123456789abcdef")
 _DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
 
 
@@ -287,6 +298,220 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
     )
 
 
+# The typed layout of a well-formed export request, for msgspec. Members not declared here are
+# skipped by the decoder without being built; a member of the wrong type fails the decode, and
+# the line goes the general way (spans_of), which reports it exactly as before.
+
+
+class WireAnyValue(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """An ``AnyValue``: one member set. Strings are decoded here; the rare kinds are kept raw."""
+
+    stringValue: str | msgspec.UnsetType = msgspec.UNSET  # the wire's camelCase spelling
+    boolValue: bool | msgspec.UnsetType = msgspec.UNSET
+    intValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    doubleValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    arrayValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    kvlistValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    bytesValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+
+
+_NO_VALUE = WireAnyValue()
+_UNSET = msgspec.UNSET
+
+
+class WireKeyValue(msgspec.Struct):
+    """An attribute; its value is decoded (as a :class:`WireAnyValue`) only for the spans kept."""
+
+    key: str
+    value: msgspec.Raw = msgspec.Raw()  # empty when the member is absent
+
+
+class WireStatus(msgspec.Struct):
+    code: int | str = 0
+    message: str = ""
+
+
+class WireEvent(msgspec.Struct):
+    name: str | msgspec.UnsetType = msgspec.UNSET  # the defects say None when it is missing
+    attributes: list[WireKeyValue] | None = None
+
+
+class WireSpan(msgspec.Struct):
+    traceId: str = ""
+    spanId: str = ""
+    parentSpanId: str = ""
+    name: str = ""
+    kind: int | str = 0
+    attributes: list[WireKeyValue] | None = None
+    status: WireStatus | None = None
+    events: msgspec.Raw = msgspec.Raw()  # decoded (as WireEvents) only for the spans kept
+
+
+class WireScope(msgspec.Struct):
+    name: str = ""
+
+
+class WireScopeSpans(msgspec.Struct):
+    scope: WireScope | None = None
+    spans: list[WireSpan] = []
+
+
+class WireResource(msgspec.Struct):
+    attributes: list[WireKeyValue] | None = None
+
+
+class WireResourceSpans(msgspec.Struct):
+    resource: WireResource | None = None
+    scopeSpans: list[WireScopeSpans] | msgspec.UnsetType = msgspec.UNSET
+    scope_spans: list[WireScopeSpans] | msgspec.UnsetType = msgspec.UNSET
+
+
+class ExportRequest(msgspec.Struct):
+    """An ``ExportTraceServiceRequest`` as far as the rules read it (both protobuf JSON spellings)."""
+
+    resourceSpans: list[WireResourceSpans] | msgspec.UnsetType = msgspec.UNSET
+    resource_spans: list[WireResourceSpans] | msgspec.UnsetType = msgspec.UNSET
+
+
+KeepSpan: TypeAlias = "Callable[[str, Iterable[str]], bool]"
+"""A cheap test on a span's name and attribute keys: ``False`` leaves the span out, unbuilt."""
+
+_export_request = msgspec.json.Decoder(ExportRequest)
+_wire_any_value = msgspec.json.Decoder(WireAnyValue)
+_wire_events = msgspec.json.Decoder(list[WireEvent] | None)
+_json_value = msgspec.json.Decoder()
+_NOT_TYPED = (msgspec.DecodeError, UnicodeEncodeError)  # ValidationError is a DecodeError
+
+
+def typed_spans(text: str, line: int, keep: KeepSpan | None = None) -> list[Span] | None:
+    """The spans of one export request line, decoded typed; ``None`` when the line does not fit.
+
+    ``None`` sends the line the general way (:func:`spans_of`), which words what is wrong.
+    """
+    try:
+        return _typed_spans(_export_request.decode(text), line, keep)
+    except _NOT_TYPED:  # also from a kept span's attribute values or events, decoded later
+        return None
+
+
+def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> list[Span] | None:
+    resource_spans = request.resourceSpans
+    if resource_spans is msgspec.UNSET:
+        resource_spans = request.resource_spans
+        if resource_spans is msgspec.UNSET:
+            return None  # not an export request: spans_of says so
+    spans: list[Span] = []
+    for entry in resource_spans:
+        resource_raw = entry.resource
+        resource = _typed_resource(resource_raw.attributes if resource_raw is not None else None)
+        scope_spans = entry.scopeSpans
+        if scope_spans is msgspec.UNSET:
+            scope_spans = entry.scope_spans
+            if scope_spans is msgspec.UNSET:
+                continue
+        for scoped in scope_spans:
+            scope_name = scoped.scope.name if scoped.scope is not None else ""
+            for raw in scoped.spans:
+                if keep is not None and not keep(
+                    raw.name, [attribute.key for attribute in raw.attributes or ()]
+                ):
+                    continue
+                spans.append(_typed_span(raw, resource, scope_name, line))
+    return spans
+
+
+def _typed_resource(raw: list[WireKeyValue] | None) -> dict[str, Attribute]:
+    if not raw:
+        return {}
+    return _typed_key_values([e for e in raw if e.key in RESOURCE_KEYS])[0]
+
+
+def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribute], list[str]]:
+    """Like :func:`key_values`, from decoded structs."""
+    out: dict[str, Attribute] = {}
+    defects: list[str] = []
+    for entry in raw or ():
+        wrapped = _wire_any_value.decode(entry.value) if entry.value else _NO_VALUE
+        text = wrapped.stringValue
+        if (  # most attributes: a string and nothing else, decided without a call
+            text is not _UNSET
+            and wrapped.boolValue is _UNSET
+            and wrapped.intValue is _UNSET
+            and wrapped.doubleValue is _UNSET
+            and wrapped.arrayValue is _UNSET
+            and wrapped.kvlistValue is _UNSET
+            and wrapped.bytesValue is _UNSET
+        ):
+            out[entry.key] = Attribute(text, "string")
+            continue
+        value = any_value(_as_json(wrapped))
+        if value is None:
+            defects.append(f"attribute {entry.key!r}: the value is not an OTLP AnyValue")
+            continue
+        out[entry.key] = value
+    return out, defects
+
+
+def _as_json(wrapped: WireAnyValue) -> dict[str, Any]:
+    """The ``AnyValue`` as the general way sees it (a dict of its members), for :func:`any_value`."""
+    out: dict[str, Any] = {}
+    for member in wrapped.__struct_fields__:
+        value = getattr(wrapped, member)
+        if value is msgspec.UNSET:
+            continue
+        out[member] = _json_value.decode(value) if isinstance(value, msgspec.Raw) else value
+    return out
+
+
+def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line: int) -> Span:
+    """Like :func:`_span`, from a decoded struct (whose members have their right JSON types)."""
+    defects: list[str] = []
+    trace_id, span_id, parent_id = raw.traceId, raw.spanId, raw.parentSpanId
+    # The Collector writes lowercase hex: taken as it is; any other spelling goes through hex_id.
+    if not (
+        len(trace_id) == 32
+        and len(span_id) == 16
+        and len(parent_id) in (0, 16)
+        and _LOWER_HEX_DIGITS.issuperset(trace_id + span_id + parent_id)
+    ):
+        ids = []
+        for member, value, required in (
+            ("traceId", trace_id, True),
+            ("spanId", span_id, True),
+            ("parentSpanId", parent_id, False),
+        ):
+            decoded = hex_id(value)
+            if decoded is None or (required and not decoded):
+                defects.append(f"{member} is not a hex or base64 id: {value!r}")
+                decoded = value
+            ids.append(decoded)
+        trace_id, span_id, parent_id = ids
+    attributes, attribute_defects = _typed_key_values(raw.attributes)
+    defects += attribute_defects
+    events = []
+    for event in (_wire_events.decode(raw.events) if raw.events else None) or ():
+        event_attributes, event_defects = _typed_key_values(event.attributes)
+        name = event.name if event.name is not msgspec.UNSET else None
+        defects += [f"event {name!r}: {d}" for d in event_defects]
+        events.append(SpanEvent(name or "", event_attributes))
+    status = raw.status
+    return Span(
+        trace_id=trace_id,
+        span_id=span_id,
+        parent_span_id=parent_id,
+        name=raw.name,
+        kind=SPAN_KINDS.get(raw.kind, "unspecified"),
+        attributes=attributes,
+        resource=resource,
+        status_code=STATUS_CODES.get(status.code, "unset") if status is not None else "unset",
+        status_message=status.message if status is not None else "",
+        events=tuple(events),
+        line=line,
+        scope=scope,
+        defects=defects,
+    )
+
+
 class OtlpJsonReader(Reader):
     """Reads OTLP JSON traces. The engine hands traces to :mod:`migrator.traces`, which calls :meth:`batches`."""
 
@@ -298,16 +523,27 @@ class OtlpJsonReader(Reader):
         for line_no, text in enumerate(lines, start=1):
             yield Unit(text, line_no)
 
-    def batches(self, lines: Iterable[str]) -> Iterator[Batch | Problem]:
-        """The export requests of the file in order, and a problem for each line that is not one."""
+    def batches(
+        self, lines: Iterable[str], keep: KeepSpan | None = None
+    ) -> Iterator[Batch | Problem]:
+        """The export requests of the file in order, and a problem for each line that is not one.
+
+        Args:
+            lines: the file's lines.
+            keep: when given, only the spans it accepts (by name and attribute keys) are built.
+        """
         source = iter(lines)
         for line_no, text in enumerate(source, start=1):
+            typed = typed_spans(text, line_no, keep)
+            if typed is not None:
+                yield Batch(line_no, typed)
+                continue
             parsed = parse_json_line(text, line_no)
             if parsed is None:
                 continue
             if isinstance(parsed, Problem):
                 if line_no == 1 and not _is_complete_line(text):
-                    yield from self._document(text, source)
+                    yield from self._document(text, source, keep)
                     return
                 yield parsed
                 continue
@@ -317,9 +553,11 @@ class OtlpJsonReader(Reader):
                     NOT_AN_EXPORT_REQUEST, f"not an OTLP export request: {spans}", line_no
                 )
                 continue
-            yield Batch(line_no, spans)
+            yield Batch(line_no, _kept(spans, keep))
 
-    def _document(self, first: str, rest: Iterator[str]) -> Iterator[Batch | Problem]:
+    def _document(
+        self, first: str, rest: Iterator[str], keep: KeepSpan | None
+    ) -> Iterator[Batch | Problem]:
         """A pretty-printed export request: read whole, each span located at its spanId's line."""
         text = first + "".join(rest)
         parsed = parse_json_line(text.replace("\n", " ").replace("\r", " "), 1)
@@ -333,9 +571,16 @@ class OtlpJsonReader(Reader):
         if isinstance(spans, str):
             yield Problem(NOT_AN_EXPORT_REQUEST, f"not an OTLP export request: {spans}", 1)
             return
+        spans = _kept(spans, keep)
         for span in spans:
             span.line = _line_of_span(text, span)
         yield Batch(1, spans)
+
+
+def _kept(spans: list[Span], keep: KeepSpan | None) -> list[Span]:
+    if keep is None:
+        return spans
+    return [span for span in spans if keep(span.name, span.attributes)]
 
 
 def _enum(names: dict[Any, str], raw: Any, default: str) -> str:
