@@ -1,11 +1,9 @@
 """The command line: a thin layer over :mod:`migrator.api`.
 
-Exit codes (the contract, as in black and ruff):
-
-* ``check``: 0 no finding at or above ``--fail-on``; 1 there are; 2 a usage or input error.
-* ``fix``: 0 done (files rewritten, or nothing to do); 2 a usage or input error,
-  or a rewrite that failed validation (that file is left untouched).
-* ``fix --diff``: 0 nothing would change; 1 something would; 2 an error.
+Exit codes (the contract, as in black and ruff) are one table,
+:data:`migrator.results.EXIT_CODES`, which ``--help`` prints: ``check`` exits 0
+(no finding at or above ``--fail-on``), 1 (findings) or 2 (a usage or input
+error, whatever ``--fail-on`` says); ``fix`` 0 or 2; ``fix --diff`` 0, 1 or 2.
 
 Data goes to stdout, status lines to stderr. Each subcommand is a module of
 :mod:`migrator.commands`.
@@ -21,19 +19,13 @@ from typing import TextIO
 
 from migrator import __version__
 from migrator.errors import MigratorError
-
-EXIT_ERROR = 2
+from migrator.results import EXIT_BROKEN_PIPE, EXIT_ERROR, EXIT_INTERRUPTED, exit_code_table
 
 DESCRIPTION = """\
 Find and fix MCP tools/call input-validation errors that are still sent as
 JSON-RPC protocol errors (SEP-1303, protocol 2025-11-25), in recorded transcripts."""
 
-EPILOG = """\
-exit codes:
-  check       0 no finding at or above --fail-on, 1 findings, 2 usage or input error
-  fix         0 done (or nothing to do), 2 usage or input error (that file untouched)
-  fix --diff  0 nothing would change, 1 something would change, 2 error
-  any         141 the reader of stdout went away (a closed pipe, as with | head)
+EPILOG = exit_code_table() + """
 
 examples:
   mcp-transcripts check traces/
@@ -96,9 +88,6 @@ def main(
     return code
 
 
-EXIT_BROKEN_PIPE = 141  # what a shell reports for a process ended by SIGPIPE
-
-
 def console() -> int:
     """The ``mcp-transcripts`` console script: :func:`main`, quiet when the reader goes away.
 
@@ -117,7 +106,7 @@ def console() -> int:
         sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write("mcp-transcripts: interrupted; files being rewritten were left as they were\n")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -9,18 +9,19 @@ bounded memory. Findings are collected in the :class:`FileReport` passed in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any
 
 from migrator.classify import ArgumentChecker, classify
 from migrator.errors import MigratorError, UnsafeRewriteError
-from migrator.findings import Finding, FindingList, FixSafety
+from migrator.findings import Finding
 from migrator.jsontext import DECODER
 from migrator.messages import MessageReader
 from migrator.model import Edit, Kind, Problem, SourceMessage, Unit, apply_edits
 from migrator.official import OfficialSchemas
-from migrator.readers import SAMPLE_LINES, InputFormat, detect
+from migrator.options import Mode, Options
+from migrator.readers import SAMPLE_LINES, detect
+from migrator.results import FileReport
 from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rules
 from migrator.rules.base import Rewrite, RuleContext, ValidationRule
 from migrator.session import Exchange, Session, SessionTracker
@@ -28,46 +29,7 @@ from migrator.source import refuse_non_text
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
 
-
-@dataclass(frozen=True)
-class Options:
-    """How to process files; the CLI and configuration fill it in."""
-
-    selected: frozenset[str] | None = None  # rule codes; None means every rule
-    unsafe_fixes: bool = False
-    provenance: bool = True
-    assume_version: str | None = None
-    input_format: InputFormat = InputFormat.AUTO
-    apply_fixes: bool = False  # build and validate edits (fix); check only reports
-    mcp_schemas: tuple[str, ...] = ()  # official schema.json files (or "cached"): enables MCP206
-    unknown_tool_patterns: tuple[str, ...] = ()  # extra regexes for in-house servers
-    validation_patterns: tuple[str, ...] = ()
-
-    def enabled(self, code: str) -> bool:
-        """Whether a rule is selected."""
-        return self.selected is None or code in self.selected
-
-    def fix_allowed(self, safety: FixSafety | None) -> bool:
-        """Whether a fix of this safety is applied."""
-        return safety is FixSafety.SAFE or (safety is FixSafety.UNSAFE and self.unsafe_fixes)
-
-
-@dataclass
-class FileReport:
-    """What happened to one file."""
-
-    path: str
-    format: str = ""
-    detection: str = ""
-    findings: FindingList = field(default_factory=FindingList)
-    messages: int = 0
-    fixes: int = 0
-    line_for_line: bool = False  # the reader maps each input line to one output line
-
-    @property
-    def changed(self) -> bool:
-        """True when the output differs from the input."""
-        return self.fixes > 0
+__all__ = ["FileReport", "Mode", "Options", "Pipeline", "process", "process_units", "rewrite_problems"]
 
 
 class Pipeline:

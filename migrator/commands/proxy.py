@@ -56,7 +56,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and fix until the server exits; return its exit code."""
-    from migrator.engine import Options
+    from migrator.commands.common import settings
+    from migrator.config import Overrides
+    from migrator.options import Mode
     from migrator.wire.commandline import server_command, stderr_log, stdio_fds
     from migrator.wire.fixer import LiveFixer
     from migrator.wire.recording import Recorder
@@ -65,12 +67,15 @@ def run(args: argparse.Namespace, io: IO) -> int:
     command = server_command(args)
     stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)
     log = stderr_log(io.stderr)
-    options = Options(
+    # Live traffic follows the project's configuration file as check and fix do
+    # (select, ignore, the in-house patterns); the command line wins over it.
+    given = Overrides(
         unsafe_fixes=args.unsafe_fixes,
         provenance=args.provenance,
         assume_version=args.assume_version,
-        apply_fixes=True,
+        mode=Mode.FIX,
     )
+    _, options = settings(io, given, verbose=False)
     path = Path(args.record).name if args.record else "<proxy>"
     fixer = LiveFixer(path, options, log, quiet=args.quiet)
     recorder = Recorder.open(args.record, envelope=False, log=log) if args.record else None
