@@ -137,7 +137,7 @@ def check_file(path: str | Path, options: Options | None = None) -> FileReport:
     """Check one transcript file, streaming it."""
     report = FileReport(str(path))
     with _open(path) as stream:
-        for _ in process(iter_lines(stream), str(path), options or Options(), report):
+        for _ in process(_read_lines(stream, path), str(path), options or Options(), report):
             pass
     return report
 
@@ -226,7 +226,7 @@ def fix_file(
     real, snapshot = resolve_target(target)
     stream = _open(target)  # named as given, as check names it
     try:
-        chunks = (encode(piece) for piece in process(iter_lines(stream), str(path), opts, report))
+        chunks = (encode(piece) for piece in process(_read_lines(stream, path), str(path), opts, report))
         first = b""
         # Nothing is written (not even a temporary file) for a file that
         # needs no change: find the first change before opening a writer.
@@ -363,7 +363,7 @@ def _diff(target: Path, name: str, options: Options, report: FileReport, out: Te
     streaming = StreamingDiff(name)
     after: list[str] = []
     with _open(target) as stream:
-        for old, new in process_units(iter_lines(stream), name, options, report):
+        for old, new in process_units(_read_lines(stream, name), name, options, report):
             if report.line_for_line and old is not None:
                 if piece := streaming.feed(old, new):
                     out.write(piece)
@@ -373,7 +373,10 @@ def _diff(target: Path, name: str, options: Options, report: FileReport, out: Te
         out.write(streaming.finish())
         return
     with _open(target) as stream:
-        before = decode(stream.read())
+        try:
+            before = decode(stream.read())
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", path=name) from exc
     out.write(unified_diff(before, "".join(after), name))
 
 
@@ -381,6 +384,14 @@ def _fixing(options: Options | None) -> Options:
     """``options`` for fixing: diff mode stays diff, anything else becomes fix."""
     opts = options or Options()
     return opts if opts.mode.fixes else dataclasses.replace(opts, mode=Mode.FIX)
+
+
+def _read_lines(stream: io.BufferedReader, path: str | Path) -> Iterator[str]:
+    """The file's lines; a read that fails midway (EIO, a vanished disk) is an input error."""
+    try:
+        yield from iter_lines(stream)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
 
 
 def _open(path: str | Path) -> io.BufferedReader:

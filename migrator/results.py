@@ -207,7 +207,11 @@ class RunResult:
             return EXIT_OK
         threshold = Severity(fail_on).rank
         counts = self.tally().by_severity
-        return EXIT_FINDINGS if any(counts[s.value] for s in Severity if s.rank >= threshold) else EXIT_OK
+        return (
+            EXIT_FINDINGS
+            if any(counts[s.value] for s in Severity if s.rank >= threshold)
+            else EXIT_OK
+        )
 
     def summary(self, mode: Mode = Mode.CHECK, *, unsafe_fixes: bool = False) -> str:
         """The one-line summary printed on stderr after ``check`` or ``fix``.

@@ -30,7 +30,16 @@ from migrator.results import FileReport, RunResult
 if TYPE_CHECKING:
     from migrator.config import Config
 
-__all__ = ["PARALLEL_MIN_BYTES", "FileDone", "FileTask", "SpooledDiff", "jobs_for", "perform", "perform_pair", "run"]
+__all__ = [
+    "PARALLEL_MIN_BYTES",
+    "FileDone",
+    "FileTask",
+    "SpooledDiff",
+    "jobs_for",
+    "perform",
+    "perform_pair",
+    "run",
+]
 
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 """Below this much input, starting worker processes costs more than it saves."""
@@ -67,7 +76,9 @@ class SpooledDiff:
     def copy_to(self, out: TextIO) -> None:
         """Write the diff to ``out`` and delete the file."""
         try:
-            with Path(self.path).open(encoding="utf-8", errors="surrogateescape", newline="") as spool:
+            with Path(self.path).open(
+                encoding="utf-8", errors="surrogateescape", newline=""
+            ) as spool:
                 shutil.copyfileobj(spool, out, 1 << 16)
         finally:
             self.discard()
@@ -86,7 +97,9 @@ def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
     if mode is Mode.DIFF:
         handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=".diff")
         try:
-            with os.fdopen(handle, "w", encoding="utf-8", errors="surrogateescape", newline="") as spool:
+            with os.fdopen(
+                handle, "w", encoding="utf-8", errors="surrogateescape", newline=""
+            ) as spool:
                 outcome = api.fix_file(path, task.options, diff_to=spool)
         except BaseException:
             SpooledDiff(name).discard()
@@ -103,7 +116,9 @@ def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
     return outcome.report, outcome.diff
 
 
-def _perform_caught(task: FileTask, path: str) -> tuple[FileReport | MigratorError, str | SpooledDiff, float]:
+def _perform_caught(
+    task: FileTask, path: str
+) -> tuple[FileReport | MigratorError, str | SpooledDiff, float]:
     # Runs in worker processes too: errors come back as values, in order.
     began = time.perf_counter()
     try:
@@ -238,7 +253,9 @@ def _run_pairs(
         began = time.perf_counter()
         outcome: FileReport | MigratorError
         try:
-            outcome, output = perform_pair(replace(task, options=narrow(task.options, s2c)), c2s, s2c)
+            outcome, output = perform_pair(
+                replace(task, options=narrow(task.options, s2c)), c2s, s2c
+            )
         except MigratorError as exc:
             outcome = exc
             result.errors.append(exc)
