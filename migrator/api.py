@@ -59,7 +59,14 @@ DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml")
 
 
 def is_candidate(path: Path) -> bool:
-    """Whether a file met while walking a folder may be a transcript."""
+    """Whether a file met while walking a folder may be a transcript.
+
+    Args:
+        path: a file found in a folder.
+
+    Returns:
+        True for the line formats, the document formats and ``mcp*.log``.
+    """
     name = path.name
     return name.endswith(TRANSCRIPT_SUFFIXES + DOCUMENT_SUFFIXES) or (
         name.startswith("mcp") and name.endswith(".log")  # Claude Desktop's mcp*.log
@@ -88,6 +95,9 @@ def iter_transcripts(
         exclude: files and folders found in a folder to leave out (a folder left
             out is not entered). Paths given in ``paths`` are always taken.
 
+    Yields:
+        Each file to process, in the order given and, within a folder, sorted.
+
     Raises:
         InputError: for a path that does not exist.
     """
@@ -114,7 +124,19 @@ def iter_transcripts(
 
 
 def check_text(text: str, path: str = "<string>", options: Options | None = None) -> FileReport:
-    """Check a transcript held in a string."""
+    """Check a transcript held in a string.
+
+    Args:
+        text: the whole transcript, in any input format.
+        path: the name findings carry (and ``per-file-ignores`` would match).
+        options: which rules run, and how (default: all, as ``check`` does).
+
+    Returns:
+        The report: format, messages read and findings.
+
+    Raises:
+        InputError: the text holds no MCP traffic in any known format.
+    """
     report = FileReport(path)
     for _ in process(split_lines(text), path, options or Options(), report):
         pass
@@ -122,9 +144,19 @@ def check_text(text: str, path: str = "<string>", options: Options | None = None
 
 
 def fix_text(text: str, path: str = "<string>", options: Options | None = None) -> tuple[str, FileReport]:
-    """Fix a transcript held in a string; returns the new text and the report.
+    """Fix a transcript held in a string.
+
+    Args:
+        text: the whole transcript, in any input format.
+        path: the name findings carry.
+        options: which rules run and which fixes apply (unsafe ones only with
+            ``unsafe_fixes``); the mode is always fix.
+
+    Returns:
+        The new text (every byte not fixed as it was) and the report.
 
     Raises:
+        InputError: the text holds no MCP traffic in any known format.
         UnsafeRewriteError: if a rewrite would not be valid MCP.
     """
     opts = _fixing(options)
@@ -134,7 +166,19 @@ def fix_text(text: str, path: str = "<string>", options: Options | None = None) 
 
 
 def check_file(path: str | Path, options: Options | None = None) -> FileReport:
-    """Check one transcript file, streaming it."""
+    """Check one transcript file, streaming it (memory stays bounded for line formats).
+
+    Args:
+        path: the transcript file.
+        options: which rules run, and how (default: all, as ``check`` does).
+
+    Returns:
+        The report: format, messages read and findings.
+
+    Raises:
+        InputError: the file cannot be read, or holds no MCP traffic (a
+            :class:`~migrator.errors.NotATranscriptError`).
+    """
     report = FileReport(str(path))
     with _open(path) as stream:
         for _ in process(_read_lines(stream, path), str(path), options or Options(), report):
@@ -148,7 +192,15 @@ def try_check_file(path: str | Path, options: Options | None = None) -> FileRepo
     This is the function to map over a folder with an engine you already run
     (``concurrent.futures``, a Dask bag, a CI matrix): one unreadable file does
     not stop the others, and both results pickle. Merge what comes back with
-    :func:`merge_reports`.
+    :func:`merge_reports`. (``mcp-transcripts check`` itself runs folders with
+    :func:`migrator.runner.run`, which does the same per file.)
+
+    Args:
+        path: the transcript file.
+        options: which rules run, and how.
+
+    Returns:
+        The report, or the error that stopped this file.
     """
     try:
         return check_file(path, options)
@@ -159,7 +211,12 @@ def try_check_file(path: str | Path, options: Options | None = None) -> FileRepo
 def merge_reports(results: Iterable[FileReport | MigratorError]) -> RunResult:
     """One run's result from per-file reports and errors, as ``check`` builds it.
 
-    Hand the result to :func:`write_report` for any ``--output-format``.
+    Args:
+        results: what :func:`try_check_file` returned for each file, in order.
+
+    Returns:
+        The run's result: hand it to :func:`write_report` for any
+        ``--output-format``; :meth:`RunResult.exit_code` gives ``check``'s exit code.
     """
     return RunResult.gather(results)
 
@@ -173,6 +230,14 @@ def write_report(
     fail_on: str = "warning",
 ) -> None:
     """Write a report of ``result`` in one of the ``--output-format`` formats.
+
+    Args:
+        result: the run's result.
+        out: the stream to write to.
+        output_format: ``text``, ``json``, ``jsonl``, ``github``, ``sarif``,
+            ``junit``, ``gitlab`` or ``auto``.
+        show_evidence: print the evidence behind each finding (text).
+        fail_on: findings at or above this severity are failures (junit).
 
     Raises:
         ValueError: ``output_format`` is not one of them.

@@ -25,7 +25,6 @@ METHOD_NOT_FOUND = -32601
 INVALID_REQUEST = -32600
 
 
-
 class Outcome(str, Enum):
     """What happened in a ``tools/call`` that did not simply succeed."""
 
@@ -148,8 +147,8 @@ def _classify_error(
     if rewritten_error(error):
         # Made by a fix from an isError result for an unknown tool: leave it be, even
         # when this run lacks the in-house pattern that recognised it then.
-        evidence = ("rewritten from an unknown-tool result by an earlier fix",)
-        return Verdict(Outcome.UNKNOWN_TOOL, evidence, name, reading)
+        earlier = ("rewritten from an unknown-tool result by an earlier fix",)
+        return Verdict(Outcome.UNKNOWN_TOOL, earlier, name, reading)
     catalog = exchange.session.catalog
     tool = catalog.tools.get(name)
     evidence: list[str] = [f"error code {code}", f"message: {reading.dialect}"]

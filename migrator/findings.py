@@ -171,7 +171,6 @@ class FindingList:
         self._blocks, self._tail, self._kinds, self._in_order, self._last = state
 
 
-
 def count_kinds(findings: Iterable[Finding]) -> Counter[Kind]:
     """How many findings there are of each kind; without unpacking a :class:`FindingList`."""
     if isinstance(findings, FindingList):
