@@ -16,7 +16,6 @@ from migrator.classify import ArgumentChecker, classify
 from migrator.errors import MigratorError, UnsafeRewriteError
 from migrator.findings import Finding
 from migrator.jsontext import DECODER
-from migrator.messages import MessageReader
 from migrator.model import Edit, Kind, Problem, SourceMessage, Unit, apply_edits
 from migrator.official import OfficialSchemas
 from migrator.options import Mode, Options
@@ -26,6 +25,7 @@ from migrator.rules import all_rules, get_rule, tool_call_rules, validation_rule
 from migrator.rules.base import Rewrite, RuleContext, ValidationRule
 from migrator.session import Exchange, Session, SessionTracker
 from migrator.source import refuse_non_text
+from migrator.wording import WordingReader
 
 UNKNOWN_VERSION_TARGET = "2025-11-25"
 
@@ -45,7 +45,7 @@ class Pipeline:
         self.report = report
         self.tracker = SessionTracker(options.assume_version)
         self.checker = ArgumentChecker()
-        self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
+        self.reader = WordingReader(options.unknown_tool_patterns, options.validation_patterns)
         self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
         self.rules = [rule for rule in tool_call_rules() if options.enabled(rule.info.code)]
         self.validators = [rule for rule in validation_rules() if options.enabled(rule.info.code)]

@@ -12,11 +12,10 @@ from typing import Any
 
 from migrator import jsontext
 from migrator.classify import Verdict
-from migrator.messages import Issue, MessageKind
 from migrator.model import Edit, SourceMessage
-
 from migrator.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
 from migrator.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
+from migrator.wording import Issue, MessageKind
 
 RESULT_TYPE_FROM = "2026-07-28"
 

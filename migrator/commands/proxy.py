@@ -13,7 +13,7 @@ HELP = "run a stdio server behind a proxy that fixes its answers live"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add proxy's arguments."""
-    from migrator.wire.commandline import RELAY_EPILOG, add_server_argument
+    from migrator.commands.relay_options import RELAY_EPILOG, add_server_argument
 
     parser.description = (
         "Start the server and pass every line both ways; answers the rules can fix\n"
@@ -57,9 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and fix until the server exits; return its exit code."""
     from migrator.commands.common import settings
+    from migrator.commands.relay_options import server_command, stderr_log, stdio_fds
     from migrator.config import Overrides
     from migrator.options import Mode
-    from migrator.wire.commandline import server_command, stderr_log, stdio_fds
     from migrator.wire.fixer import LiveFixer
     from migrator.wire.recording import Recorder
     from migrator.wire.relay import Relay

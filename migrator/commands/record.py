@@ -12,7 +12,7 @@ HELP = "run a stdio server behind a transparent proxy and record its traffic"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add record's arguments."""
-    from migrator.wire.commandline import RELAY_EPILOG, add_server_argument
+    from migrator.commands.relay_options import RELAY_EPILOG, add_server_argument
 
     parser.description = (
         "Start the server, pass every line both ways unchanged, and append each line to FILE\n"
@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and record until the server exits; return its exit code."""
-    from migrator.wire.commandline import server_command, stderr_log, stdio_fds
+    from migrator.commands.relay_options import server_command, stderr_log, stdio_fds
     from migrator.wire.recording import Recorder
     from migrator.wire.relay import Relay
 

@@ -1,4 +1,4 @@
-"""What ``record`` and ``proxy`` share on the command line."""
+"""What ``record`` and ``proxy`` share on the command line (CLI code, so it lives in ``commands/``)."""
 
 from __future__ import annotations
 
