@@ -15,30 +15,37 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from migrator.compressed import is_compressed, open_maybe_compressed
 from migrator.diff import StreamingDiff, unified_diff
-from migrator.engine import FileReport, Options, process, process_units
-from migrator.errors import InputError, MigratorError
-from migrator.reporters import RunResult
+from migrator.engine import Pipeline, process, process_units
+from migrator.errors import InputError, MigratorError, UnsafeRewriteError
+from migrator.findings import FindingList
+from migrator.options import Mode, Options
+from migrator.readers.pair import C2S, S2C, Side, merge_pair, read_side
+from migrator.results import FileReport, FixOutcome, RunResult
 from migrator.source import decode, encode, iter_lines, split_lines
-from migrator.writer import AtomicWriter, check_writable, is_our_temporary, resolve_target
+from migrator.writer import AtomicWriter, Snapshot, check_writable, is_our_temporary, resolve_target
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
     "TRANSCRIPT_SUFFIXES",
     "FileReport",
     "FixOutcome",
+    "Mode",
     "Options",
+    "RunResult",
     "check_file",
+    "check_pair",
     "check_text",
     "fix_file",
+    "fix_pair",
     "fix_text",
     "iter_transcripts",
     "merge_reports",
@@ -53,11 +60,20 @@ DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml", ".txtar")
 
 
 def is_candidate(path: Path) -> bool:
-    """Whether a file met while walking a folder may be a transcript."""
+    """Whether a file met while walking a folder may be a transcript.
+
+    Args:
+        path: a file found in a folder.
+
+    Returns:
+        True for the line formats, the document formats and ``mcp*.log``.
+    """
     name = path.name.removesuffix(".gz")  # compressed transcripts and traces are read too
     return name.endswith(TRANSCRIPT_SUFFIXES + DOCUMENT_SUFFIXES) or (
         name.startswith("mcp") and name.endswith(".log")  # Claude Desktop's mcp*.log
     )
+
+
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
 
 
@@ -79,6 +95,9 @@ def iter_transcripts(
             ``mcp*.log``).
         exclude: files and folders found in a folder to leave out (a folder left
             out is not entered). Paths given in ``paths`` are always taken.
+
+    Yields:
+        Each file to process, in the order given and, within a folder, sorted.
 
     Raises:
         InputError: for a path that does not exist.
@@ -108,7 +127,19 @@ def iter_transcripts(
 
 
 def check_text(text: str, path: str = "<string>", options: Options | None = None) -> FileReport:
-    """Check a transcript held in a string."""
+    """Check a transcript held in a string.
+
+    Args:
+        text: the whole transcript, in any input format.
+        path: the name findings carry (and ``per-file-ignores`` would match).
+        options: which rules run, and how (default: all, as ``check`` does).
+
+    Returns:
+        The report: format, messages read and findings.
+
+    Raises:
+        InputError: the text holds no MCP traffic in any known format.
+    """
     report = FileReport(path)
     for _ in process(split_lines(text), path, options or Options(), report):
         pass
@@ -116,9 +147,19 @@ def check_text(text: str, path: str = "<string>", options: Options | None = None
 
 
 def fix_text(text: str, path: str = "<string>", options: Options | None = None) -> tuple[str, FileReport]:
-    """Fix a transcript held in a string; returns the new text and the report.
+    """Fix a transcript held in a string.
+
+    Args:
+        text: the whole transcript, in any input format.
+        path: the name findings carry.
+        options: which rules run and which fixes apply (unsafe ones only with
+            ``unsafe_fixes``); the mode is always fix.
+
+    Returns:
+        The new text (every byte not fixed as it was) and the report.
 
     Raises:
+        InputError: the text holds no MCP traffic in any known format.
         UnsafeRewriteError: if a rewrite would not be valid MCP.
     """
     opts = _fixing(options)
@@ -128,10 +169,22 @@ def fix_text(text: str, path: str = "<string>", options: Options | None = None) 
 
 
 def check_file(path: str | Path, options: Options | None = None) -> FileReport:
-    """Check one transcript file, streaming it."""
+    """Check one transcript file, streaming it (memory stays bounded for line formats).
+
+    Args:
+        path: the transcript file.
+        options: which rules run, and how (default: all, as ``check`` does).
+
+    Returns:
+        The report: format, messages read and findings.
+
+    Raises:
+        InputError: the file cannot be read, or holds no MCP traffic (a
+            :class:`~migrator.errors.NotATranscriptError`).
+    """
     report = FileReport(str(path))
     with _open(path) as stream:
-        for _ in process(iter_lines(stream), str(path), options or Options(), report):
+        for _ in process(_read_lines(stream, path), str(path), options or Options(), report):
             pass
     return report
 
@@ -142,7 +195,15 @@ def try_check_file(path: str | Path, options: Options | None = None) -> FileRepo
     This is the function to map over a folder with an engine you already run
     (``concurrent.futures``, a Dask bag, a CI matrix): one unreadable file does
     not stop the others, and both results pickle. Merge what comes back with
-    :func:`merge_reports`.
+    :func:`merge_reports`. (``mcp-transcripts check`` itself runs folders with
+    :func:`migrator.runner.run`, which does the same per file.)
+
+    Args:
+        path: the transcript file.
+        options: which rules run, and how.
+
+    Returns:
+        The report, or the error that stopped this file.
     """
     try:
         return check_file(path, options)
@@ -153,15 +214,14 @@ def try_check_file(path: str | Path, options: Options | None = None) -> FileRepo
 def merge_reports(results: Iterable[FileReport | MigratorError]) -> RunResult:
     """One run's result from per-file reports and errors, as ``check`` builds it.
 
-    Hand the result to :func:`write_report` for any ``--output-format``.
+    Args:
+        results: what :func:`try_check_file` returned for each file, in order.
+
+    Returns:
+        The run's result: hand it to :func:`write_report` for any
+        ``--output-format``; :meth:`RunResult.exit_code` gives ``check``'s exit code.
     """
-    merged = RunResult()
-    for result in results:
-        if isinstance(result, MigratorError):
-            merged.errors.append(result)
-        else:
-            merged.files.append(result)
-    return merged
+    return RunResult.gather(results)
 
 
 def write_report(
@@ -174,6 +234,14 @@ def write_report(
 ) -> None:
     """Write a report of ``result`` in one of the ``--output-format`` formats.
 
+    Args:
+        result: the run's result.
+        out: the stream to write to.
+        output_format: ``text``, ``json``, ``jsonl``, ``github``, ``sarif``,
+            ``junit``, ``gitlab`` or ``auto``.
+        show_evidence: print the evidence behind each finding (text).
+        fail_on: findings at or above this severity are failures (junit).
+
     Raises:
         ValueError: ``output_format`` is not one of them.
     """
@@ -183,40 +251,40 @@ def write_report(
     REPORTERS[OutputFormat(output_format)](result, out, options)
 
 
-@dataclass
-class FixOutcome:
-    """The result of :func:`fix_file`."""
-
-    report: FileReport
-    diff: str = ""  # with diff=True: the unified diff (empty when nothing changes)
-    written: bool = False
-
-
 def fix_file(
     path: str | Path,
     options: Options | None = None,
     *,
-    diff: bool = False,
     backup: str | None = None,
     diff_to: TextIO | None = None,
 ) -> FixOutcome:
-    """Fix one file in place, atomically; or, with ``diff=True``, only compute the diff.
+    """Fix one file in place, atomically; or, in diff mode, only compute the diff.
 
     The file is rewritten only when something changed. On any error the
-    original is left exactly as it was. With ``backup`` (a suffix such as
-    ``.orig``) the original is kept beside the new file. With ``diff=True``
-    and ``diff_to``, the diff is written to that stream as it is made (so a
-    large diff is never held in memory) and :attr:`FixOutcome.diff` stays
-    empty; on an error, part of the diff may already be in the stream.
+    original is left exactly as it was.
+
+    Args:
+        path: the transcript file.
+        options: how to fix it; with ``options.mode`` :attr:`Mode.DIFF` nothing
+            is written and the outcome holds the unified diff (check mode fixes,
+            as fix mode does).
+        backup: a suffix such as ``.orig``: keep the original beside the new file.
+        diff_to: in diff mode, write the diff to this stream as it is made (so a
+            large diff is never held in memory) and leave :attr:`FixOutcome.diff`
+            empty; on an error, part of the diff may already be in the stream.
+
+    Returns:
+        The file's report, its diff (diff mode) and whether it was written.
 
     Raises:
+        InputError: the file cannot be read or holds no MCP traffic.
         UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
         WriteError: the file is read-only, changed meanwhile, or the disk is full.
     """
     opts = _fixing(options)
     target = Path(path)
     report = FileReport(str(path))
-    if diff:
+    if opts.mode is Mode.DIFF:
         if diff_to is not None:
             _diff(target, str(path), opts, report, diff_to)
             return FixOutcome(report)
@@ -224,32 +292,143 @@ def fix_file(
         _diff(target, str(path), opts, report, whole)
         return FixOutcome(report, whole.getvalue())
     real, snapshot = resolve_target(target)
-    writer: AtomicWriter | None = None
+    stream = _open(target)  # named as given, as check names it
     try:
-        with _open(target) as stream:  # named as given, as check names it
-            chunks = (encode(piece) for piece in process(iter_lines(stream), str(path), opts, report))
-            first = b""
-            # Nothing is written (not even a temporary file) for a file that
-            # needs no change: find the first change before opening a writer.
-            done: list[bytes] = []
-            for chunk in chunks:
-                done.append(chunk)
-                if report.fixes:
-                    first = b"".join(done)
-                    break
-            if not report.fixes:
-                return FixOutcome(report)
-            if is_compressed(stream):
-                raise InputError("fix does not write compressed files: decompress it first (`--diff` shows the changes)", path=str(path))
-            check_writable(real, snapshot)
-            writer = AtomicWriter(real)
-            writer.write_all(_prepend(first, chunks))
-        writer.commit(snapshot, backup)
-    except BaseException:  # a refused rewrite, a full disk, a bug, Ctrl-C: the original stays
-        if writer is not None:
-            writer.discard()
-        raise
+        chunks = (encode(piece) for piece in process(_read_lines(stream, path), str(path), opts, report))
+        first = b""
+        # Nothing is written (not even a temporary file) for a file that
+        # needs no change: find the first change before opening a writer.
+        done: list[bytes] = []
+        for chunk in chunks:
+            done.append(chunk)
+            if report.fixes:
+                first = b"".join(done)
+                break
+        if not report.fixes:
+            return FixOutcome(report)
+        if is_compressed(stream):
+            raise InputError(
+                "fix does not write compressed files: decompress it first (`--diff` shows the changes)",
+                path=str(path),
+            )
+        _replace(real, snapshot, _then_close(stream, first, chunks), backup)
+    finally:
+        stream.close()
     return FixOutcome(report, written=True)
+
+
+def check_pair(c2s_path: str | Path, s2c_path: str | Path, options: Options | None = None) -> FileReport:
+    """Check a two-file stdio capture (see :mod:`migrator.readers.pair`).
+
+    Args:
+        c2s_path: what the client wrote (the server's stdin).
+        s2c_path: what the server wrote (its stdout); the report is named after it.
+        options: which rules run, and how.
+
+    Returns:
+        The report; each finding names the file its line is in.
+
+    Raises:
+        InputError: a file cannot be read, or the two cannot be merged.
+    """
+    report, _, _ = _run_pair(str(c2s_path), str(s2c_path), options or Options())
+    return report
+
+
+def fix_pair(
+    c2s_path: str | Path,
+    s2c_path: str | Path,
+    options: Options | None = None,
+    *,
+    backup: str | None = None,
+) -> FixOutcome:
+    """Fix a two-file stdio capture: rewrite the server->client file in place, atomically.
+
+    The client->server file is only read (answers are the server's).
+
+    Args:
+        c2s_path: what the client wrote (the server's stdin).
+        s2c_path: what the server wrote (its stdout): the file rewritten.
+        options: how to fix; with ``options.mode`` :attr:`Mode.DIFF` nothing is
+            written and the outcome holds the unified diff of the server's file.
+        backup: a suffix such as ``.orig``: keep the original server file beside the new one.
+
+    Returns:
+        The report, the diff (diff mode) and whether the server's file was written.
+
+    Raises:
+        InputError: a file cannot be read, or the two cannot be merged.
+        UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
+        WriteError: the server file is read-only, changed meanwhile, or the disk is full.
+    """
+    opts = _fixing(options)
+    target = str(s2c_path)
+    real, snapshot = resolve_target(target)
+    report, s2c, outputs = _run_pair(str(c2s_path), target, opts)
+    after = "".join(s2c.rewritten(outputs))
+    if opts.mode is Mode.DIFF:
+        return FixOutcome(report, unified_diff(s2c.text, after, target))
+    if not report.fixes or after == s2c.text:
+        return FixOutcome(report)
+    _replace(real, snapshot, [encode(after)], backup)
+    return FixOutcome(report, written=True)
+
+
+def _run_pair(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileReport, Side, dict[int, str]]:
+    """The rules over a merged pair: the report, the server's side, and each unit's output by ``id``."""
+    c2s = read_side(c2s_path, C2S, options.input_format)
+    s2c = read_side(s2c_path, S2C, options.input_format)
+    merged = merge_pair(c2s, s2c)
+    report = FileReport(s2c_path, format=f"pair ({c2s.reader.name} + {s2c.reader.name})", detection=merged.how)
+    pipeline = Pipeline(s2c_path, options, report)
+    positions = {
+        side.path: {(m.line, m.column) for u in side.units for m in u.messages} for side in (c2s, s2c)
+    }
+    outputs: dict[int, str] = {}
+    kept = report.findings
+    for side, unit in merged.order:
+        report.findings = FindingList()  # this unit's findings, to be placed in their file
+        try:
+            text = pipeline.handle(unit)
+        except MigratorError as exc:
+            exc.path = side.path
+            raise
+        if side is c2s and text != unit.text:
+            raise UnsafeRewriteError("a rewrite in the client->server file; only server answers are rewritten", path=c2s.path, line=unit.line)
+        outputs[id(unit)] = text
+        other = s2c if side is c2s else c2s
+        own = {(m.line, m.column) for m in unit.messages}
+        for finding in report.findings:
+            where = (finding.line, finding.column)
+            # A finding belongs to the file of the message it points at.
+            path = other.path if where not in own and where in positions[other.path] else side.path
+            kept.append(finding if finding.path == path else dataclasses.replace(finding, path=path))
+    report.findings = kept
+    return report, s2c, outputs
+
+
+def _replace(real: Path, snapshot: Snapshot, chunks: Iterable[bytes], backup: str | None) -> None:
+    """Write ``chunks`` beside ``real`` and move the new file into its place, atomically.
+
+    The one write path of :func:`fix_file` and :func:`fix_pair`. On any error (a
+    refused rewrite, a full disk, a bug, Ctrl-C) the temporary file goes and the
+    original stays; the move refuses if the file changed since ``snapshot``.
+    """
+    check_writable(real, snapshot)
+    writer = AtomicWriter(real)
+    try:
+        writer.write_all(chunks)
+        writer.commit(snapshot, backup)
+    except BaseException:
+        writer.discard()
+        raise
+
+
+def _then_close(stream: BinaryIO, first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    # The source is closed once read, before the new file is moved into its place.
+    yield first
+    yield from rest
+    stream.close()
 
 
 def _diff(target: Path, name: str, options: Options, report: FileReport, out: TextIO) -> None:
@@ -257,7 +436,7 @@ def _diff(target: Path, name: str, options: Options, report: FileReport, out: Te
     streaming = StreamingDiff(name)
     after: list[str] = []
     with _open(target) as stream:
-        for old, new in process_units(iter_lines(stream), name, options, report):
+        for old, new in process_units(_read_lines(stream, name), name, options, report):
             if report.line_for_line and old is not None:
                 if piece := streaming.feed(old, new):
                     out.write(piece)
@@ -267,25 +446,38 @@ def _diff(target: Path, name: str, options: Options, report: FileReport, out: Te
         out.write(streaming.finish())
         return
     with _open(target) as stream:
-        before = decode(stream.read())
+        try:
+            before = decode(stream.read())
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", path=name) from exc
     out.write(unified_diff(before, "".join(after), name))
 
 
-def _prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
-    yield first
-    yield from rest
-
-
 def _fixing(options: Options | None) -> Options:
-    from dataclasses import replace
+    """``options`` for fixing: diff mode stays diff, anything else becomes fix."""
+    opts = options or Options()
+    return opts if opts.mode.fixes else dataclasses.replace(opts, mode=Mode.FIX)
 
-    return replace(options or Options(), apply_fixes=True)
+
+def _read_lines(stream: BinaryIO, path: str | Path) -> Iterator[str]:
+    """The file's lines; a read that fails midway (EIO, a vanished disk) is an input error."""
+    try:
+        yield from iter_lines(stream)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
 
 
 def _open(path: str | Path) -> BinaryIO:
     try:
-        return open_maybe_compressed(Path(path).open("rb"), str(path))  # the caller closes it
+        raw = Path(path).open("rb")
     except IsADirectoryError as exc:
         raise InputError("is a folder, not a transcript file", path=str(path)) from exc
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
+    try:
+        return open_maybe_compressed(raw, str(path))  # the caller closes it
+    except BaseException as exc:
+        raw.close()  # the first read (the gzip magic) failed: nothing is handed on
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
+        raise

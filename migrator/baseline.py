@@ -18,17 +18,22 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrator.errors import UsageError
-from migrator.findings import Finding
+from migrator.findings import Finding, FindingList
+
+if TYPE_CHECKING:
+    from migrator.results import RunResult
 
 __all__ = [
     "BASELINE_VERSION",
@@ -221,6 +226,46 @@ class Baseline:
             and key.path not in STDIN_NAMES
         ]
         return Comparison(new, len(findings) - len(new), stale)
+
+    def filter(self, result: RunResult, enabled: frozenset[str] | None = None) -> RunResult:
+        """``result`` without the findings this baseline accepts.
+
+        The new result counts what was accepted (:attr:`RunResult.known`) and
+        names the stale entries (:attr:`RunResult.stale`), which make ``check``
+        exit 1.
+
+        Args:
+            result: a run's result, as :func:`migrator.runner.run` returns it.
+            enabled: the rule codes that ran (``None``: all), so that entries of
+                rules that did not run are not called stale.
+
+        Returns:
+            A new result; ``result`` is left as it was.
+        """
+        # The findings, sorted, each with the index of its file: identity ties
+        # them to their file, whatever paths the findings themselves carry.
+        owned = sorted(
+            ((f, index) for index, report in enumerate(result.files) for f in report.findings),
+            key=itemgetter(0),
+        )
+        findings = [f for f, _ in owned]
+        keys = finding_keys(findings, self.folder, LineSource(result.texts))
+        checked = [relative_to(report.path, self.folder) for report in result.files]
+        comparison = self.compare(findings, keys, checked, enabled)
+        new = set(map(id, comparison.new))
+        kept: list[FindingList] = [FindingList() for _ in result.files]
+        for finding, index in owned:
+            if id(finding) in new:
+                kept[index].append(finding)
+        return dataclasses.replace(
+            result,
+            files=[dataclasses.replace(r, findings=k) for r, k in zip(result.files, kept, strict=True)],
+            known=comparison.known,
+            stale=[
+                key.describe() + (f" ({count} times)" if count > 1 else "")
+                for key, count in comparison.stale
+            ],
+        )
 
 
 def load_baseline(file: str | Path) -> Baseline:

@@ -14,16 +14,15 @@ from typing import Any
 
 from jsonschema.exceptions import best_match
 
-from migrator.messages import Issue, MessageKind, MessageReader, MessageReading
 from migrator.provenance import rewritten_error, rewritten_result
 from migrator.session import Exchange
 from migrator.validation import ToolSchemas, pointer
+from migrator.wording import Issue, MessageKind, MessageReading, WordingReader
 
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 METHOD_NOT_FOUND = -32601
 INVALID_REQUEST = -32600
-
 
 
 class Outcome(str, Enum):
@@ -117,11 +116,11 @@ def _json_type(value: Any) -> str:
     return "an object"
 
 
-DEFAULT_READER = MessageReader()
+DEFAULT_READER = WordingReader()
 
 
 def classify(
-    exchange: Exchange, checker: ArgumentChecker, reader: MessageReader = DEFAULT_READER
+    exchange: Exchange, checker: ArgumentChecker, reader: WordingReader = DEFAULT_READER
 ) -> Verdict | None:
     """The verdict on a ``tools/call`` exchange, or ``None`` when it is not one."""
     if exchange.method != "tools/call" or exchange.request is None:
@@ -133,7 +132,7 @@ def classify(
 
 
 def _classify_error(
-    exchange: Exchange, error: Any, checker: ArgumentChecker, reader: MessageReader
+    exchange: Exchange, error: Any, checker: ArgumentChecker, reader: WordingReader
 ) -> Verdict:
     assert exchange.request is not None
     request = exchange.request.payload
@@ -225,7 +224,7 @@ def _classify_error(
     return verdict(Outcome.SERVER_ERROR)
 
 
-def _classify_result(exchange: Exchange, result: Any, reader: MessageReader) -> Verdict:
+def _classify_result(exchange: Exchange, result: Any, reader: WordingReader) -> Verdict:
     assert exchange.request is not None
     if call_shape_problem(exchange.request.payload) is not None:
         return Verdict(Outcome.TOOL_RESULT, ())

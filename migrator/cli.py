@@ -1,11 +1,9 @@
 """The command line: a thin layer over :mod:`migrator.api`.
 
-Exit codes (the contract, as in black and ruff):
-
-* ``check``: 0 no finding at or above ``--fail-on``; 1 there are; 2 a usage or input error.
-* ``fix``: 0 done (files rewritten, or nothing to do); 2 a usage or input error,
-  or a rewrite that failed validation (that file is left untouched).
-* ``fix --diff``: 0 nothing would change; 1 something would; 2 an error.
+Exit codes (the contract, as in black and ruff) are one table,
+:data:`migrator.exitcodes.EXIT_CODES`, which ``--help`` prints: ``check`` exits 0
+(no finding at or above ``--fail-on``), 1 (findings) or 2 (a usage or input
+error, whatever ``--fail-on`` says); ``fix`` 0 or 2; ``fix --diff`` 0, 1 or 2.
 
 Data goes to stdout, status lines to stderr. Each subcommand is a module of
 :mod:`migrator.commands`.

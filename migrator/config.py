@@ -10,16 +10,13 @@ reads a named file (``--config PATH``). The content is validated against
 ``schemas/config.schema.json``; an unknown key or a wrong value is a
 :class:`ConfigError` naming the file and the key. Nothing here prints.
 
-Example:
-    >>> from migrator.config import glob_matcher
-    >>> matches = glob_matcher(["legacy/**", "*.ndjson"])
-    >>> matches("legacy/2024/a.jsonl"), matches("x/y.ndjson"), matches("a.jsonl")
-    (True, True, False)
-
-Globs are relative to the configuration file's folder. A glob without a ``/``
-matches a file or folder name at any depth; ``**`` matches any number of
-folders (``legacy/**`` is everything under ``legacy``). A folder that
-``exclude`` matches is not entered when walking.
+Settings are resolved once: a command turns its parsed arguments into
+:class:`Overrides`, :meth:`Config.resolve` merges them over the file (the
+command line wins, then the file, then the built-in defaults) into engine
+:class:`~migrator.options.Options`, and :meth:`Config.narrow` applies the
+file's ``per-file-ignores`` to one path. Globs (see :mod:`migrator.globs`) are
+relative to the configuration file's folder; a folder that ``exclude``
+matches is not entered when walking.
 """
 
 from __future__ import annotations
@@ -31,17 +28,24 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrator.errors import UsageError
+from migrator.globs import glob_matcher
+from migrator.results import DEFAULT_FAIL_ON
+
+if TYPE_CHECKING:
+    from migrator.options import Mode, Options
 
 __all__ = [
     "CONFIG_FILES",
+    "DEFAULT_FAIL_ON",
     "Config",
     "ConfigError",
+    "Overrides",
     "discover",
     "find_config",
-    "glob_matcher",
+    "load",
     "load_config",
 ]
 
@@ -62,6 +66,42 @@ LEGACY_TABLE_KEY = "mcp-migrate"
 
 class ConfigError(UsageError):
     """A configuration file cannot be read, or holds an unknown key or a wrong value."""
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line says, typed; ``None`` (or the default) means "not given".
+
+    A command builds this once from its parsed arguments; :meth:`Config.resolve`
+    merges it over the configuration file.
+    """
+
+    config: str | None = None  # --config FILE; None: discover from the current folder
+    select: tuple[str, ...] | None = None  # replaces both select and extend-select of the file
+    ignore: tuple[str, ...] | None = None
+    unsafe_fixes: bool = False  # --unsafe-fixes can only turn them on
+    provenance: bool = True  # --no-provenance can only turn it off
+    assume_version: str | None = None
+    input_format: str | None = None
+    mcp_schemas: tuple[str, ...] = ()
+    fail_on: str | None = None
+    mode: Mode | None = None  # None: check
+
+    @staticmethod
+    def codes(values: Sequence[str] | None) -> tuple[str, ...] | None:
+        """Repeated, comma-separated rule names (``--select A,B --select C``) as one tuple."""
+        if not values:
+            return None
+        return tuple(part for value in values for part in value.split(",") if part.strip())
+
+
+def load(overrides: Overrides) -> Config:
+    """The configuration a run uses: ``overrides.config``, or the one found from here up.
+
+    Raises:
+        ConfigError: the file is missing or invalid (the CLI exits with 2).
+    """
+    return load_config(overrides.config) if overrides.config else discover()
 
 
 @dataclass(frozen=True)
@@ -105,6 +145,67 @@ class Config:
             if glob_matcher([pattern])(relative)
             for name in names
         )
+
+    def resolve(self, overrides: Overrides | None = None) -> Options:
+        """The engine options: the command line over this file over the defaults.
+
+        ``--select`` replaces both ``select`` and ``extend-select``; ``--ignore``
+        replaces ``ignore``; flags that can only turn a setting on (or off) win
+        only in that direction.
+
+        Args:
+            overrides: what the command line says (default: nothing).
+
+        Returns:
+            The options for every file of the run (see :meth:`narrow` for one path).
+
+        Raises:
+            UsageError: a rule name on the command line is unknown.
+        """
+        from migrator.options import Mode, Options
+        from migrator.readers import InputFormat
+        from migrator.rules import resolve_selection
+
+        given = overrides or Overrides()
+        select = list(given.select) if given.select is not None else None
+        if select is None:
+            select = list(self.select) if self.select is not None else None
+            if self.extend_select:
+                select = (select if select is not None else ["ALL"]) + list(self.extend_select)
+        ignore = list(given.ignore) if given.ignore is not None else list(self.ignore or ())
+        provenance = given.provenance
+        if provenance and self.provenance is not None:
+            provenance = self.provenance
+        return Options(
+            selected=resolve_selection(select, ignore),
+            unsafe_fixes=given.unsafe_fixes or bool(self.unsafe_fixes),
+            provenance=provenance,
+            assume_version=given.assume_version or self.assume_version,
+            input_format=InputFormat(given.input_format or self.input_format or InputFormat.AUTO.value),
+            mode=given.mode or Mode.CHECK,
+            mcp_schemas=given.mcp_schemas,
+            unknown_tool_patterns=self.unknown_tool_patterns,
+            validation_patterns=self.validation_patterns,
+        )
+
+    def narrow(self, options: Options, path: str | Path) -> Options:
+        """``options`` with the rules ``per-file-ignores`` turns off for ``path``.
+
+        Stdin (``-``) has no place in the tree, so nothing is turned off for it.
+        """
+        from migrator.rules import all_rules, resolve_selection
+
+        names = self.ignored_codes(path) if str(path) != "-" else ()
+        if not names:
+            return options
+        ignored = resolve_selection(list(names), None)
+        selected = options.selected if options.selected is not None else frozenset(r.code for r in all_rules())
+        return replace(options, selected=selected - ignored)
+
+    def fail_level(self, overrides: Overrides | None = None) -> str:
+        """``--fail-on``, else the file's ``fail-on``, else :data:`DEFAULT_FAIL_ON`."""
+        given = overrides.fail_on if overrides is not None else None
+        return given or self.fail_on or DEFAULT_FAIL_ON
 
     def walk_filters(self) -> tuple[Callable[[Path], bool] | None, Callable[[Path], bool] | None]:
         """``include`` and ``exclude`` as predicates on paths, for ``iter_transcripts``."""
@@ -367,57 +468,3 @@ def _semantic_problems(data: dict[str, Any]) -> list[str]:
     if "input-format" in data and data["input-format"] not in formats:
         problems.append(f"key 'input-format': {data['input-format']!r} is not one of {formats}")
     return problems
-
-
-# -- globs --------------------------------------------------------------------------
-
-
-def glob_regex(pattern: str) -> str:
-    """The regular expression for one glob, matched against a relative ``/`` path.
-
-    ``*`` and ``?`` stay within a folder name, ``**`` crosses folders, ``[...]``
-    is a character class (``[!...]`` negated). A glob without ``/`` (apart from a
-    trailing one) matches at any depth; a leading ``/`` anchors it to the root.
-    """
-    text = pattern.strip()
-    if text.startswith("./"):
-        text = text[2:]
-    anchored = text.startswith("/") or "/" in text.rstrip("/")
-    text = text.strip("/")
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if text.startswith("**", i):
-            i += 2
-            if text.startswith("/", i):
-                out.append("(?:[^/]+/)*")
-                i += 1
-            else:
-                out.append(".*")
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[" and (end := text.find("]", i + 2)) != -1:
-            body = text[i + 1 : end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = end + 1
-            continue
-        else:
-            out.append(re.escape(char))
-        i += 1
-    prefix = "" if anchored else "(?:[^/]+/)*"
-    return prefix + "".join(out)
-
-
-def glob_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
-    """A predicate: does a relative ``/`` path match any of the globs?"""
-    regexes = [glob_regex(p) for p in patterns]
-    if not regexes:
-        return lambda path: False
-    compiled = re.compile("|".join(f"(?:{r})" for r in regexes))
-    return lambda path: compiled.fullmatch(path) is not None

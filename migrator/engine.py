@@ -9,64 +9,26 @@ bounded memory. Findings are collected in the :class:`FileReport` passed in.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import chain, islice
 
 from migrator.classify import ArgumentChecker, classify
 from migrator.errors import MigratorError
-from migrator.findings import Finding, FindingList, FixSafety
-from migrator.messages import MessageReader
+from migrator.findings import Finding
 from migrator.model import Edit, Problem, Unit, apply_edits
 from migrator.official import OfficialSchemas
-from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
+from migrator.options import Mode, Options
+from migrator.readers import SAMPLE_LINES, Reader, detect
 from migrator.readers.otlp import OtlpJsonReader
+from migrator.results import FileReport
 from migrator.rewrite import check_rewrite
 from migrator.rules import get_rule, rule_set
 from migrator.rules.base import RuleContext
 from migrator.session import SessionTracker
 from migrator.source import refuse_non_text
 from migrator.traces import check_trace
+from migrator.wording import WordingReader
 
-
-@dataclass(frozen=True)
-class Options:
-    """How to process files; the CLI and configuration fill it in."""
-
-    selected: frozenset[str] | None = None  # rule codes; None means every rule
-    unsafe_fixes: bool = False
-    provenance: bool = True
-    assume_version: str | None = None
-    input_format: InputFormat = InputFormat.AUTO
-    apply_fixes: bool = False  # build and validate edits (fix); check only reports
-    mcp_schemas: tuple[str, ...] = ()  # official schema.json files (or "cached"): enables MCP206
-    unknown_tool_patterns: tuple[str, ...] = ()  # extra regexes for in-house servers
-    validation_patterns: tuple[str, ...] = ()
-
-    def enabled(self, code: str) -> bool:
-        """Whether a rule is selected."""
-        return self.selected is None or code in self.selected
-
-    def fix_allowed(self, safety: FixSafety | None) -> bool:
-        """Whether a fix of this safety is applied."""
-        return safety is FixSafety.SAFE or (safety is FixSafety.UNSAFE and self.unsafe_fixes)
-
-
-@dataclass
-class FileReport:
-    """What happened to one file."""
-
-    path: str
-    format: str = ""
-    detection: str = ""
-    findings: FindingList = field(default_factory=FindingList)
-    messages: int = 0
-    fixes: int = 0
-    line_for_line: bool = False  # the reader maps each input line to one output line
-
-    @property
-    def changed(self) -> bool:
-        """True when the output differs from the input."""
-        return self.fixes > 0
+__all__ = ["FileReport", "Mode", "Options", "Pipeline", "process", "process_units"]
 
 
 class Pipeline:
@@ -82,7 +44,7 @@ class Pipeline:
         self.report = report
         self.tracker = SessionTracker(options.assume_version)
         self.checker = ArgumentChecker()
-        self.reader = MessageReader(options.unknown_tool_patterns, options.validation_patterns)
+        self.reader = WordingReader(options.unknown_tool_patterns, options.validation_patterns)
         self.official = OfficialSchemas(options.mcp_schemas) if options.mcp_schemas else None
         self.rule_set = rule_set(options.selected, self.official is not None)
         self.rules = self.rule_set.tool_call

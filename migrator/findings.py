@@ -76,7 +76,7 @@ class Finding:
         }
 
 
-Kind = tuple[str, Severity, "FixSafety | None"]
+CountKey = tuple[str, Severity, "FixSafety | None"]
 """What a summary counts a finding by: its code, severity and fix safety."""
 
 
@@ -100,7 +100,7 @@ class FindingList:
     __slots__ = ("_blocks", "_in_order", "_kinds", "_last", "_tail")
     _blocks: list[bytes]  # full blocks, pickled and compressed
     _tail: list[Finding]  # the block being filled
-    _kinds: Counter[Kind]  # findings by code, severity and fix safety
+    _kinds: Counter[CountKey]  # findings by code, severity and fix safety
     _in_order: bool  # appended in sorted order, so reports need not sort
     _last: Finding | None
 
@@ -136,7 +136,7 @@ class FindingList:
         self._in_order = True
         self._last = None
 
-    def kinds(self) -> Counter[Kind]:
+    def kinds(self) -> Counter[CountKey]:
         """How many findings there are of each (code, severity, fix safety)."""
         return Counter(self._kinds)
 
@@ -168,15 +168,14 @@ class FindingList:
     def __repr__(self) -> str:
         return f"FindingList({list(self)!r})"
 
-    def __getstate__(self) -> tuple[list[bytes], list[Finding], Counter[Kind], bool, Finding | None]:
+    def __getstate__(self) -> tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]:
         return self._blocks, self._tail, self._kinds, self._in_order, self._last
 
-    def __setstate__(self, state: tuple[list[bytes], list[Finding], Counter[Kind], bool, Finding | None]) -> None:
+    def __setstate__(self, state: tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]) -> None:
         self._blocks, self._tail, self._kinds, self._in_order, self._last = state
 
 
-
-def count_kinds(findings: Iterable[Finding]) -> Counter[Kind]:
+def count_kinds(findings: Iterable[Finding]) -> Counter[CountKey]:
     """How many findings there are of each kind; without unpacking a :class:`FindingList`."""
     if isinstance(findings, FindingList):
         return findings.kinds()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from migrator.errors import InputError, UsageError
 
 if TYPE_CHECKING:  # validation imports jsonschema: only when a schema is used
-    from migrator.validation import FastValidator, Problem
+    from migrator.validation import FastValidator, SchemaProblem
 
 # The specification repository at a fixed commit, and what each file there hashes to.
 SPEC_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
@@ -151,7 +151,7 @@ class OfficialSchema:
             return candidate
         return "EmptyResult" if "EmptyResult" in self.definitions else None
 
-    def problem(self, definition: str, instance: Any) -> Problem | None:
+    def problem(self, definition: str, instance: Any) -> SchemaProblem | None:
         """Validate ``instance`` against one definition."""
         validator = self._validators.get(definition)
         if validator is None:

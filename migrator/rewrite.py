@@ -20,11 +20,11 @@ from migrator import jsontext
 from migrator.blame import blamed_argument
 from migrator.classify import Outcome, Verdict
 from migrator.errors import UnsafeRewriteError
-from migrator.messages import Issue, MessageKind, complaint_of
 from migrator.model import Edit, SourceMessage, Unit
 from migrator.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
 from migrator.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
 from migrator.session import Exchange
+from migrator.wording import Issue, MessageKind, complaint_of
 
 RESULT_TYPE_FROM = "2026-07-28"
 UNKNOWN_VERSION_TARGET = "2025-11-25"

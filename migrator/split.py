@@ -29,11 +29,11 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from migrator.engine import FileReport, Options, Pipeline
+from migrator.engine import FileReport, Mode, Options, Pipeline
 from migrator.envelope import envelope_message
 from migrator.errors import InputError, MigratorError
 from migrator.model import Kind
@@ -190,17 +190,16 @@ def _read_all(outputs: list[str | None]) -> Iterator[bytes]:
 
 
 def split_run(
-    action: str, path: str, options: Options, jobs: int | None, backup: str | None
+    path: str, options: Options, jobs: int | None, backup: str | None
 ) -> tuple[FileReport | MigratorError, str, float] | None:
     """``check`` or ``fix`` of one file with ``-j N`` (N > 1), as the command's file loop wants it.
 
-    Returns ``None`` when the file is not for splitting (another action, a
+    Returns ``None`` when the file is not for splitting (``fix --diff``, a
     small file, not a wire transcript, no session to cut at): the caller
     runs it in one process as usual.
     """
-    if jobs is None or jobs < 2 or action not in ("check", "fix"):
+    if jobs is None or jobs < 2 or options.mode is Mode.DIFF:
         return None
-    options = replace(options, apply_fixes=action == "fix")
     began = time.perf_counter()
     try:
         if Path(path).stat().st_size < 2 * MIN_STRETCH_BYTES or not splittable(path, options):

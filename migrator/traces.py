@@ -31,7 +31,8 @@ from migrator.spans import (
 )
 
 if TYPE_CHECKING:
-    from migrator.engine import FileReport, Options
+    from migrator.options import Options
+    from migrator.results import FileReport
 
 
 class TraceNotFixableError(UsageError):

@@ -37,7 +37,7 @@ def _rs() -> Any:
 
 
 @dataclass(frozen=True)
-class Problem:
+class SchemaProblem:
     """The first (best) problem python-jsonschema reports, ready for a finding."""
 
     message: str
@@ -92,7 +92,7 @@ class FastValidator:
             self._worded[key] = errors
         return errors
 
-    def problem(self, instance: Any) -> Problem | None:
+    def problem(self, instance: Any) -> SchemaProblem | None:
         """``None`` when valid (or when the schema cannot judge), else the best-matching problem."""
         try:
             if self.is_valid(instance):
@@ -104,7 +104,7 @@ class FastValidator:
             return None
         best = best_match(errors)
         assert best is not None
-        return Problem(best.message, pointer(best.absolute_path), str(best.validator), len(errors))
+        return SchemaProblem(best.message, pointer(best.absolute_path), str(best.validator), len(errors))
 
 
 @functools.cache
@@ -215,4 +215,4 @@ class ToolSchemas:
         return FastValidator(reference, compiled)
 
 
-__all__ = ["FastValidator", "Problem", "ToolSchemas", "default_dialect", "jsonrpc", "mcp", "pointer"]
+__all__ = ["FastValidator", "SchemaProblem", "ToolSchemas", "default_dialect", "jsonrpc", "mcp", "pointer"]

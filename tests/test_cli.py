@@ -304,7 +304,7 @@ def test_diffs_are_spooled_and_the_spool_files_removed(tmp_path: Path, monkeypat
     for jobs in ("1", "2"):
         result = run_cli("fix", "--diff", "-j", jobs, str(traces))
         assert result.code == 2
-        expected = "".join(api.fix_file(traces / f"{name}.jsonl", diff=True).diff for name in ("a", "b"))
+        expected = "".join(api.fix_file(traces / f"{name}.jsonl", api.Options(mode=api.Mode.DIFF)).diff for name in ("a", "b"))
         assert expected and result.out == expected
         assert list(spool.iterdir()) == []
 

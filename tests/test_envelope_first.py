@@ -23,6 +23,7 @@ from migrator.engine import FileReport, Options, Pipeline, process
 from migrator.envelope import envelope_message
 from migrator.errors import MigratorError
 from migrator.model import Kind
+from migrator.options import Mode
 from migrator.readers import wire
 from migrator.source import iter_lines, split_lines
 from tests.conftest import ROOT
@@ -56,7 +57,7 @@ def _both(lines: list[str], options: Options, monkeypatch: pytest.MonkeyPatch) -
     return fast, exact
 
 
-MODES = {"check": Options(), "fix": Options(apply_fixes=True), "fix-unsafe": Options(apply_fixes=True, unsafe_fixes=True)}
+MODES = {"check": Options(), "fix": Options(mode=Mode.FIX), "fix-unsafe": Options(mode=Mode.FIX, unsafe_fixes=True)}
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -78,7 +79,7 @@ def test_bench_corpus_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     lines = [line + "\n" for line in generate(100_000)]
-    for mode, options in {"check": Options(), "fix": Options(apply_fixes=True)}.items():
+    for mode, options in {"check": Options(), "fix": Options(mode=Mode.FIX)}.items():
         fast, exact = _both(lines, options, monkeypatch)
         assert fast[1:] == exact[1:], mode
         assert fast[0] == exact[0], mode
@@ -157,7 +158,7 @@ def bent_transcripts(draw: st.DrawFn) -> list[str]:
 @SETTINGS
 @given(lines=bent_transcripts(), fixing=st.booleans())
 def test_generated_transcripts_unchanged(lines: list[str], fixing: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    options = Options(apply_fixes=fixing)
+    options = Options(mode=Mode.FIX if fixing else Mode.CHECK)
     fast, exact = _both(lines, options, monkeypatch)
     assert fast == exact
 

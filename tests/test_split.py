@@ -12,6 +12,7 @@ from migrator import split
 from migrator.api import check_file, fix_file
 from migrator.engine import Options
 from migrator.errors import InputError
+from migrator.options import Mode
 from tests.conftest import ROOT, run_cli
 
 
@@ -69,7 +70,7 @@ def test_fix_writes_the_bytes_of_one_process(transcript: Path, tmp_path: Path) -
     single = tmp_path / "single.jsonl"
     single.write_bytes(transcript.read_bytes())
     outcome = fix_file(single)
-    report = split.run_split(str(transcript), Options(apply_fixes=True), 2)
+    report = split.run_split(str(transcript), Options(mode=Mode.FIX), 2)
     assert outcome.written and report.fixes == outcome.report.fixes > 0
     assert transcript.read_bytes() == single.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl", "single.jsonl"]
@@ -108,7 +109,7 @@ def test_a_dead_worker_is_an_error_naming_the_file(
     before = transcript.read_bytes()
     monkeypatch.setattr(split, "_run_stretch", _die)
     with pytest.raises(InputError, match="worker process died") as caught:
-        split.run_split(str(transcript), Options(apply_fixes=True), 2)
+        split.run_split(str(transcript), Options(mode=Mode.FIX), 2)
     assert caught.value.path == str(transcript)
     assert transcript.read_bytes() == before
     assert [p.name for p in transcript.parent.iterdir()] == ["big.jsonl"]
@@ -130,4 +131,4 @@ def test_a_file_without_sessions_to_cut_runs_in_one_process(
         )
     )
     assert len(split.stretches(str(path), 2)) == 1
-    assert split.split_run("check", str(path), Options(), 2, None) is None
+    assert split.split_run(str(path), Options(), 2, None) is None

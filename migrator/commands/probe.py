@@ -10,7 +10,6 @@ NAME = "probe"
 HELP = "call a live server's tools with invalid arguments and judge its answers (SEP-1303)"
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 DEFAULT_FAIL_ON = "warning"
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 EPILOG = """\
 Every call the probe makes has arguments the tool's own inputSchema rejects (checked with
@@ -30,8 +29,8 @@ exit codes:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add probe's arguments."""
+    from migrator.commands.relay_options import add_server_argument
     from migrator.reporters import OutputFormat
-    from migrator.wire.commandline import add_server_argument
 
     parser.description = (
         "Start a stdio server (or connect to a Streamable HTTP one), list its tools, call each\n"
@@ -155,12 +154,13 @@ def run(args: argparse.Namespace, io: IO) -> int:
     """Probe the server; 0 clean, 1 findings at or above --fail-on, 2 when it cannot be probed."""
     from migrator import api
     from migrator.errors import UsageError
-    from migrator.findings import Severity
+    from migrator.exitcodes import ERROR as EXIT_ERROR
     from migrator.probe.runner import ProbeOptions, run_probe
     from migrator.probe.session import NEWEST_VERSION, ClientSession, SessionError
     from migrator.probe.table import render
     from migrator.probe.transport import Connection, HttpConnection, StdioConnection, Transcript
-    from migrator.reporters import RunResult, resolve_format, summary_line
+    from migrator.reporters import resolve_format
+    from migrator.results import RunResult
 
     if args.envelope and not args.out:
         raise UsageError("--envelope needs --out FILE")
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     else:
         if args.header:
             raise UsageError("--header is for --url (HTTP servers)")
-        from migrator.wire.commandline import server_command
+        from migrator.commands.relay_options import server_command
 
         connection = StdioConnection(server_command(args), transcript)
     session = ClientSession(connection, args.protocol_version or NEWEST_VERSION, args.timeout)
@@ -209,14 +209,8 @@ def run(args: argparse.Namespace, io: IO) -> int:
     api.write_report(
         result, io.stdout, output_format, show_evidence=args.show_evidence, fail_on=args.fail_on
     )
-    io.stderr.write(summary_line(result) + "\n")
-    if args.fail_on == "never":
-        return EXIT_OK
-    threshold = Severity(args.fail_on).rank
-    counts = result.tally().by_severity
-    return (
-        EXIT_FINDINGS if any(counts[s.value] for s in Severity if s.rank >= threshold) else EXIT_OK
-    )
+    io.stderr.write(result.summary() + "\n")
+    return result.exit_code(args.fail_on)
 
 
 def _headers(entries: list[str]) -> dict[str, str]:

@@ -13,7 +13,7 @@ HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answ
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add proxy's arguments."""
-    from migrator.wire.commandline import (
+    from migrator.commands.relay_options import (
         HTTP_EPILOG,
         RELAY_EPILOG,
         add_http_arguments,
@@ -67,26 +67,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and fix until the server exits (or, over HTTP, until interrupted)."""
-    from migrator.engine import Options
-    from migrator.wire.commandline import (
+    from migrator.commands.common import settings
+    from migrator.commands.relay_options import (
         http_settings,
         refuse_http_only_options,
         server_command,
         stderr_log,
         stdio_fds,
     )
+    from migrator.config import Overrides
+    from migrator.options import Mode
 
-    options = Options(
+    # Live traffic follows the project's configuration file as check and fix do
+    # (select, ignore, the in-house patterns); the command line wins over it.
+    given = Overrides(
         unsafe_fixes=args.unsafe_fixes,
         provenance=args.provenance,
         assume_version=args.assume_version,
-        apply_fixes=True,
+        mode=Mode.FIX,
     )
+    _, options = settings(io, given, verbose=False)
     if args.upstream:
         from migrator.wire.http_proxy import serve
 
-        settings = http_settings(args, options=options, record=args.record, quiet=args.quiet)
-        return serve(settings, stderr_log(io.stderr), io.stdout)
+        http = http_settings(args, options=options, record=args.record, quiet=args.quiet)
+        return serve(http, stderr_log(io.stderr), io.stdout)
     refuse_http_only_options(args)
     from migrator.wire.fixer import LiveFixer
     from migrator.wire.recording import Recorder

@@ -1,5 +1,11 @@
 """Readers: one per transcript format, chosen from the content.
 
+A reader reads *and writes back*: it turns a file into units of text holding
+JSON-RPC messages, and writes each unit out again as the engine returns it
+(``Reader.emit`` and ``Reader.close``), so an edit inside a HAR body or a YAML
+document keeps every other byte. There is no separate writer per format;
+:mod:`migrator.writer` only replaces a file atomically.
+
 Add a format by writing a reader (see :class:`~migrator.readers.base.Reader`)
 and teaching :func:`detect` to recognise it.
 """

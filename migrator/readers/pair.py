@@ -19,35 +19,29 @@ requests and the handshake comes first:
   the merge is refused (an :class:`~migrator.errors.InputError` saying so), as
   it is when the files contradict each other.
 
-The report's findings name the file their line is in. ``fix`` rewrites only
-the server->client file (responses are the server's), atomically.
-
-Use :func:`check_pair` and :func:`fix_pair`; this module is not imported by
-:mod:`migrator.readers`, so it may import the engine.
+This module only reads and merges (:func:`read_side`, :func:`merge_pair`) and
+writes a side back (:meth:`Side.rewritten`). Running the rules over the merged
+conversation is :func:`migrator.api.check_pair` and :func:`migrator.api.fix_pair`:
+findings name the file their line is in, and ``fix`` rewrites only the
+server->client file (responses are the server's), atomically.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from migrator.api import FixOutcome
-from migrator.diff import unified_diff
-from migrator.engine import FileReport, Options, Pipeline
-from migrator.errors import InputError, MigratorError, UnsafeRewriteError, UsageError
-from migrator.findings import FindingList
+from migrator.errors import InputError, MigratorError, UsageError
 from migrator.model import Direction, Kind, Unit
 from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
 from migrator.session import id_key
-from migrator.source import decode, encode, split_lines
-from migrator.writer import AtomicWriter, check_writable, resolve_target
+from migrator.source import decode, split_lines
 
-__all__ = ["check_pair", "fix_pair", "merge_pair"]
+__all__ = ["C2S", "S2C", "Merged", "Side", "merge_pair", "read_side"]
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 TIME_KEYS = ("ts", "time", "timestamp", "t", "at", "date", "datetime", "time_ms", "timestamp_ms")
@@ -63,6 +57,12 @@ class Side:
     reader: Reader
     units: list[Unit]
     times: list[float | None] = field(default_factory=list)
+
+    def rewritten(self, outputs: Mapping[int, str]) -> Iterator[str]:
+        """This file written back, each unit as ``outputs`` (keyed by ``id(unit)``) has it."""
+        for unit in self.units:
+            yield from self.reader.emit(unit, outputs[id(unit)])
+        yield from self.reader.close()
 
     @property
     def timed(self) -> bool:
@@ -80,7 +80,13 @@ class Merged:
     how: str
 
 
-def _read(path: str, direction: Direction, forced: InputFormat) -> Side:
+def read_side(path: str, direction: Direction, forced: InputFormat) -> Side:
+    """Read one file of a pair; every message in it was sent in ``direction``.
+
+    Raises:
+        InputError: the file cannot be read, or is not wire or envelope JSONL.
+        UsageError: ``forced`` is a format that cannot be merged.
+    """
     try:
         text = decode(Path(path).read_bytes())
     except IsADirectoryError as exc:
@@ -280,87 +286,3 @@ def _count(units: list[Unit], kind: Kind | None) -> dict[tuple[str, Any], int]:
                 key = id_key(message.payload["id"])
                 counts[key] = counts.get(key, 0) + 1
     return counts
-
-
-def _run(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileReport, Side, dict[int, str]]:
-    c2s = _read(c2s_path, C2S, options.input_format)
-    s2c = _read(s2c_path, S2C, options.input_format)
-    merged = merge_pair(c2s, s2c)
-    report = FileReport(s2c_path, format=f"pair ({c2s.reader.name} + {s2c.reader.name})", detection=merged.how)
-    pipeline = Pipeline(s2c_path, options, report)
-    positions = {
-        side.path: {(m.line, m.column) for u in side.units for m in u.messages} for side in (c2s, s2c)
-    }
-    outputs: dict[int, str] = {}
-    kept = report.findings
-    for side, unit in merged.order:
-        report.findings = FindingList()  # this unit's findings, to be placed in their file
-        try:
-            text = pipeline.handle(unit)
-        except MigratorError as exc:
-            exc.path = side.path
-            raise
-        if side is c2s and text != unit.text:
-            raise UnsafeRewriteError("a rewrite in the client->server file; only server answers are rewritten", path=c2s.path, line=unit.line)
-        outputs[id(unit)] = text
-        other = s2c if side is c2s else c2s
-        own = {(m.line, m.column) for m in unit.messages}
-        for finding in report.findings:
-            where = (finding.line, finding.column)
-            # A finding belongs to the file of the message it points at.
-            path = other.path if where not in own and where in positions[other.path] else side.path
-            kept.append(finding if finding.path == path else dataclasses.replace(finding, path=path))
-    report.findings = kept
-    return report, s2c, outputs
-
-
-def _server_output(s2c: Side, outputs: dict[int, str]) -> Iterator[str]:
-    for unit in s2c.units:
-        yield from s2c.reader.emit(unit, outputs[id(unit)])
-    yield from s2c.reader.close()
-
-
-def check_pair(c2s_path: str | Path, s2c_path: str | Path, options: Options | None = None) -> FileReport:
-    """Check a two-file capture: ``c2s_path`` what the client wrote, ``s2c_path`` the server.
-
-    Raises:
-        InputError: a file cannot be read, or the two cannot be merged.
-    """
-    report, _, _ = _run(str(c2s_path), str(s2c_path), options or Options())
-    return report
-
-
-def fix_pair(
-    c2s_path: str | Path,
-    s2c_path: str | Path,
-    options: Options | None = None,
-    *,
-    diff: bool = False,
-    backup: str | None = None,
-) -> FixOutcome:
-    """Fix a two-file capture: rewrite the server->client file in place, atomically.
-
-    The client->server file is only read. With ``diff=True`` nothing is
-    written and the outcome holds the unified diff of the server file. With
-    ``backup`` (a suffix such as ``.orig``) the original server file is kept
-    beside the new one.
-
-    Raises:
-        InputError: a file cannot be read, or the two cannot be merged.
-        UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
-        WriteError: the server file is read-only, changed meanwhile, or the disk is full.
-    """
-    opts = dataclasses.replace(options or Options(), apply_fixes=True)
-    target = str(s2c_path)
-    real, snapshot = resolve_target(target)
-    report, s2c, outputs = _run(str(c2s_path), target, opts)
-    after = "".join(_server_output(s2c, outputs))
-    if diff:
-        return FixOutcome(report, unified_diff(s2c.text, after, target))
-    if not report.fixes or after == s2c.text:
-        return FixOutcome(report)
-    check_writable(real, snapshot)
-    writer = AtomicWriter(real)
-    writer.write_all([encode(after)])
-    writer.commit(snapshot, backup)  # refuses if the file changed since the snapshot
-    return FixOutcome(report, written=True)

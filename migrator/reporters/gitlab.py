@@ -13,8 +13,9 @@ import json
 from typing import Any, TextIO
 
 from migrator.findings import Severity
-from migrator.reporters import ReportOptions, RunResult
+from migrator.reporters import ReportOptions
 from migrator.reporters.support import display_path, fingerprinted
+from migrator.results import RunResult
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

@@ -11,7 +11,8 @@ import json
 from typing import Any, TextIO
 
 from migrator import __version__
-from migrator.reporters import ReportOptions, RunResult
+from migrator.reporters import ReportOptions
+from migrator.results import RunResult
 
 DOCUMENT_VERSION = 1
 

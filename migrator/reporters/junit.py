@@ -14,7 +14,8 @@ import xml.etree.ElementTree as ET
 from typing import TextIO
 
 from migrator.findings import Finding, Severity
-from migrator.reporters import ReportOptions, RunResult
+from migrator.reporters import ReportOptions
+from migrator.results import RunResult
 
 SUITE_NAME = "mcp-transcripts check"
 CLASS_NAME = "mcp-transcripts"

@@ -24,7 +24,7 @@ from urllib.parse import quote
 from migrator import __version__
 from migrator.errors import MigratorError
 from migrator.findings import Severity
-from migrator.reporters import ReportOptions, RunResult
+from migrator.reporters import ReportOptions
 from migrator.reporters.support import (
     PROJECT_URL,
     display_path,
@@ -32,6 +32,7 @@ from migrator.reporters.support import (
     first_paragraph,
     rule_url,
 )
+from migrator.results import RunResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

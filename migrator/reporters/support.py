@@ -7,7 +7,7 @@ from pathlib import Path
 
 from migrator.baseline import LineSource, finding_keys, fingerprint
 from migrator.findings import Finding
-from migrator.reporters import RunResult
+from migrator.results import RunResult
 
 PROJECT_URL = "https://github.com/mcp-transcripts/mcp-transcripts"
 

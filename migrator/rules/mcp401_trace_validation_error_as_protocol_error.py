@@ -50,10 +50,10 @@ from __future__ import annotations
 
 from migrator.classify import ArgumentChecker, Outcome, classify
 from migrator.findings import Finding, FixSafety, Severity
-from migrator.messages import MessageKind, MessageReader
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 from migrator.spans import Operation, as_exchange
+from migrator.wording import MessageKind, WordingReader
 
 SEP_1303_VERSION = "2025-11-25"
 
@@ -78,7 +78,7 @@ class TraceValidationErrorAsProtocolError(SpanRule):
 
     per_call = True
     checker = ArgumentChecker()
-    reader = MessageReader()
+    reader = WordingReader()
 
     def check(self, op: Operation, path: str) -> list[Finding]:
         exchange = as_exchange(op)

@@ -26,7 +26,7 @@ class LiveFixer:
 
     Args:
         path: the name findings are reported under (``<proxy>`` or the recording's name).
-        options: the engine options; ``apply_fixes`` should be true.
+        options: the engine options; their mode should be :attr:`Mode.FIX` (else it only reports).
         log: where findings and refusals are reported.
         quiet: do not report each finding (refusals and internal errors still are).
     """

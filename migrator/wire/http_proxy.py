@@ -44,10 +44,9 @@ from urllib.parse import urlsplit
 from migrator.engine import Options
 from migrator.errors import UsageError
 from migrator.model import Direction
-from migrator.wire.commandline import DEFAULT_LISTEN, DEFAULT_TIMEOUT
 from migrator.wire.fixer import LiveFixer
 from migrator.wire.recording import Recorder, is_one_json_value
-from migrator.wire.relay import Log
+from migrator.wire.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
 from migrator.wire.sse import encode_event
 
 if TYPE_CHECKING:
@@ -58,6 +57,7 @@ if TYPE_CHECKING:
     from migrator.wire.har import HarRecorder
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
+
 
 INSTALL_HINT = "pip install 'mcp-transcripts[http]'"
 MAX_MESSAGE_BYTES = 32 << 20

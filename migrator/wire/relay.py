@@ -37,6 +37,11 @@ from migrator.model import Direction
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 
+# Defaults of the HTTP relay (record and proxy with --upstream), here because the
+# command line needs them without importing the HTTP stack.
+DEFAULT_LISTEN = "127.0.0.1:0"  # loopback, a free port
+DEFAULT_TIMEOUT = 60.0  # seconds for the upstream to begin its answer
+
 CHUNK_SIZE = 1 << 16  # one pipe buffer on Linux
 DRAIN_SECONDS = 5.0  # how long to wait for the server's stdout to close after it exited
 FORWARDED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")

@@ -9,7 +9,8 @@ import jsonschema
 import pytest
 
 from migrator import config as config_module
-from migrator.config import Config, ConfigError, discover, find_config, glob_matcher, load_config
+from migrator.config import Config, ConfigError, discover, find_config, load_config
+from migrator.globs import glob_matcher
 from tests.ci.conftest import REPO
 from tests.ci.transcripts import SELECT, session, write
 from tests.conftest import run_cli

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.api import fix_text
-from migrator.readers.pair import fix_pair
+from migrator.api import fix_pair, fix_text
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "docs" / "examples" / "formats"

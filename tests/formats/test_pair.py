@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from migrator.api import check_text
+from migrator.api import check_pair, check_text, fix_pair
 from migrator.engine import Options
 from migrator.errors import InputError, UsageError, WriteError
+from migrator.options import Mode
 from migrator.readers import InputFormat
-from migrator.readers.pair import check_pair, fix_pair
 from tests.conftest import examples
 from tests.formats import builders
 from tests.formats.builders import C2S, S2C, Sent
@@ -56,7 +56,7 @@ def test_findings_name_the_file_their_line_is_in(tmp_path: Path) -> None:
 def test_fix_rewrites_only_the_server_file(tmp_path: Path) -> None:
     c2s_text, s2c_text = builders.split_wire(RECORDED)
     c2s, s2c = write(tmp_path, c2s_text, s2c_text)
-    outcome = fix_pair(c2s, s2c, diff=True)
+    outcome = fix_pair(c2s, s2c, Options(mode=Mode.DIFF))
     assert outcome.diff.startswith(f"--- a/{str(s2c).lstrip('/')}") and not outcome.written
     assert s2c.read_text() == s2c_text
     outcome = fix_pair(c2s, s2c)

@@ -1,4 +1,4 @@
-"""What ``record`` and ``proxy`` share on the command line."""
+"""What ``record`` and ``proxy`` share on the command line (CLI code, so it lives in ``commands/``)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,12 @@ import argparse
 from typing import TYPE_CHECKING, TextIO
 
 from migrator.errors import UsageError
-from migrator.wire.relay import Log
+from migrator.wire.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
 
 if TYPE_CHECKING:
     from migrator.wire.http_proxy import HttpSettings
 
 PREFIX = "mcp-transcripts: "
-DEFAULT_LISTEN = "127.0.0.1:0"  # loopback, a free port
-DEFAULT_TIMEOUT = 60.0  # seconds for the upstream to begin its answer
 
 RELAY_EPILOG = """\
 The client starts this command instead of the server; everything after -- is the

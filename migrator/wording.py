@@ -1,4 +1,7 @@
-"""Read the error messages real MCP servers send.
+"""Read the wording of the error messages real MCP servers send.
+
+Wording, not format: a transcript's format is read by :mod:`migrator.readers`;
+this module reads what the text of one error or ``isError`` result says.
 
 Each SDK words its errors its own way. These patterns come from recordings of
 real servers and from the SDKs' sources:
@@ -125,8 +128,8 @@ def strip_mcp_prefix(text: str) -> str:
     return _MCP_PREFIX.sub("", text, count=1)
 
 
-class MessageReader:
-    """Reads messages with the built-in patterns plus a project's own.
+class WordingReader:
+    """Reads error wordings with the built-in patterns plus a project's own.
 
     In-house servers word their errors their own way; the configuration can
     add regular expressions for unknown-tool and validation messages (an

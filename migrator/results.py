@@ -1,0 +1,233 @@
+"""What a run produced, and what it means: reports, tallies, the summary and the exit code.
+
+A :class:`FileReport` per file, gathered in a :class:`RunResult` by
+:func:`migrator.runner.run`; ``fix`` also returns a :class:`FixOutcome` per
+file. :meth:`RunResult.exit_code` is the exit-code rule of ``check`` and
+``fix``; what each code means is :data:`migrator.exitcodes.EXIT_CODES`, the table the
+CLI's ``--help`` and the docs print, so the contract is written once.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from migrator import exitcodes
+from migrator.errors import MigratorError
+from migrator.findings import Finding, FindingList, FixSafety, Severity, count_kinds
+from migrator.options import Mode
+
+__all__ = [
+    "DEFAULT_FAIL_ON",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_ERROR",
+    "EXIT_FINDINGS",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "FAIL_ON_CHOICES",
+    "FileReport",
+    "FixOutcome",
+    "RunResult",
+    "Tally",
+]
+
+# The exit codes are defined once, in migrator.exitcodes, with what each means per
+# command (the table --help and the docs render); the rule that picks one is here.
+EXIT_OK = exitcodes.OK
+EXIT_FINDINGS = exitcodes.FINDINGS  # check: findings at or above --fail-on; fix --diff: a change
+EXIT_ERROR = exitcodes.ERROR  # a usage error, or a file that cannot be read or rewritten
+EXIT_INTERRUPTED = exitcodes.INTERRUPTED
+EXIT_BROKEN_PIPE = exitcodes.BROKEN_PIPE
+
+FAIL_ON_CHOICES = ("error", "warning", "info", "never")
+"""The values of ``--fail-on`` and of ``fail-on`` in the configuration file."""
+DEFAULT_FAIL_ON = "warning"
+"""``fail-on`` when neither the command line nor the configuration file sets it."""
+
+@dataclass
+class FileReport:
+    """What happened to one file."""
+
+    path: str
+    format: str = ""
+    detection: str = ""
+    findings: FindingList = field(default_factory=FindingList)
+    messages: int = 0
+    fixes: int = 0
+    line_for_line: bool = False  # the reader maps each input line to one output line
+
+    @property
+    def changed(self) -> bool:
+        """True when the output differs from the input."""
+        return self.fixes > 0
+
+
+@dataclass
+class FixOutcome:
+    """What fixing one file (or one two-file capture) did."""
+
+    report: FileReport
+    diff: str = ""  # in diff mode without a stream: the unified diff (empty when nothing changes)
+    written: bool = False
+
+
+@dataclass
+class Tally:
+    """Finding counts of a run."""
+
+    findings: int = 0
+    by_severity: Counter[str] = field(default_factory=Counter)
+    by_code: Counter[str] = field(default_factory=Counter)
+    safe_fixes: int = 0
+    unsafe_fixes: int = 0
+
+
+@dataclass
+class RunResult:
+    """Everything one ``check`` or ``fix`` run produced."""
+
+    files: list[FileReport] = field(default_factory=list)
+    errors: list[MigratorError] = field(default_factory=list)
+    seconds: float = 0.0
+    texts: dict[str, str] = field(default_factory=dict)  # inputs not on disk (stdin), by name
+    known: int | None = None  # findings a baseline accepted; None when no baseline was used
+    stale: list[str] = field(default_factory=list)  # baseline entries that no longer occur
+
+    @classmethod
+    def gather(cls, outcomes: Iterable[FileReport | MigratorError]) -> RunResult:
+        """One run's result from per-file reports and errors (as values), in their order."""
+        result = cls()
+        for outcome in outcomes:
+            if isinstance(outcome, MigratorError):
+                result.errors.append(outcome)
+            else:
+                result.files.append(outcome)
+        return result
+
+    def iter_findings(self) -> Iterator[Finding]:
+        """All findings, sorted by path, line, column and code, without holding them all.
+
+        Each file's findings are already in order (or sorted on their own), so
+        the files are merged as they stream.
+        """
+        return heapq.merge(*(_in_order(report.findings) for report in self.files))
+
+    @property
+    def findings(self) -> list[Finding]:
+        """All findings, sorted by path, line, column and code (as one list)."""
+        return list(self.iter_findings())
+
+    @property
+    def messages(self) -> int:
+        """Messages read across all files."""
+        return sum(report.messages for report in self.files)
+
+    def tally(self) -> Tally:
+        """Counts over all findings (kept as they were found: nothing is unpacked)."""
+        tally = Tally()
+        for report in self.files:
+            for (code, severity, fixable), count in count_kinds(report.findings).items():
+                tally.findings += count
+                tally.by_severity[severity.value] += count
+                tally.by_code[code] += count
+                if fixable is FixSafety.SAFE:
+                    tally.safe_fixes += count
+                elif fixable is FixSafety.UNSAFE:
+                    tally.unsafe_fixes += count
+        return tally
+
+    def exit_code(self, fail_on: str = "warning", mode: Mode = Mode.CHECK) -> int:
+        """The run's exit code, as :data:`migrator.exitcodes.EXIT_CODES` states it.
+
+        A file that could not be read (or, in fix mode, rewritten) is an input
+        error, not a finding: the run exits 2 whatever ``fail_on`` says, even
+        ``never``. Findings count only in check mode, from ``fail_on`` up.
+
+        Args:
+            fail_on: the lowest severity that fails the run, or ``"never"``.
+            mode: what the run did with each file.
+
+        Returns:
+            0, 1 or 2.
+
+        Example:
+            >>> RunResult().exit_code("never")
+            0
+        """
+        if self.errors:
+            return EXIT_ERROR
+        if mode is Mode.FIX:
+            return EXIT_OK
+        if mode is Mode.DIFF:
+            return EXIT_FINDINGS if any(report.changed for report in self.files) else EXIT_OK
+        if self.stale:
+            return EXIT_FINDINGS
+        if fail_on == "never":
+            return EXIT_OK
+        threshold = Severity(fail_on).rank
+        counts = self.tally().by_severity
+        return (
+            EXIT_FINDINGS
+            if any(counts[s.value] for s in Severity if s.rank >= threshold)
+            else EXIT_OK
+        )
+
+    def summary(self, mode: Mode = Mode.CHECK, *, unsafe_fixes: bool = False) -> str:
+        """The one-line summary printed on stderr after ``check`` or ``fix``.
+
+        Args:
+            mode: check (``Found ...``), fix (``Fixed ...``) or diff (``Would fix ...``).
+            unsafe_fixes: whether unsafe fixes were applied (fix and diff: then the
+                line does not point at ``--unsafe-fixes``).
+
+        Returns:
+            The line, without a newline.
+        """
+        tally = self.tally()
+        line = self._found(tally) if mode is Mode.CHECK else self._fixed(tally, mode, unsafe_fixes)
+        if self.errors:
+            line += f"; {len(self.errors)} file error{'s' if len(self.errors) != 1 else ''}"
+        if self.known is not None:
+            line += f"; {self.known} accepted by the baseline"
+        return line
+
+    def _found(self, tally: Tally) -> str:
+        counts = tally.by_severity
+        parts = [f"{counts[s.value]} {s.value}" for s in reversed(Severity) if counts[s.value]]
+        files = len(self.files)
+        what = f"{tally.findings} finding{'s' if tally.findings != 1 else ''}"
+        if parts:
+            what += f" ({', '.join(parts)})"
+        line = (
+            f"Found {what} in {files} file{'s' if files != 1 else ''}, "
+            f"{self.messages} message{'s' if self.messages != 1 else ''}, {self.seconds:.2f}s"
+        )
+        if tally.safe_fixes:
+            line += f"; {tally.safe_fixes} fixable with `mcp-transcripts fix`"
+        if tally.unsafe_fixes:
+            line += f"; {tally.unsafe_fixes} more with `--unsafe-fixes`"
+        return line
+
+    def _fixed(self, tally: Tally, mode: Mode, unsafe_fixes: bool) -> str:
+        fixes = sum(r.fixes for r in self.files)
+        changed = sum(1 for r in self.files if r.changed)
+        verb = "Would fix" if mode is Mode.DIFF else "Fixed"
+        line = (
+            f"{verb} {fixes} of {tally.findings} findings in {changed} file{'' if changed == 1 else 's'} "
+            f"({len(self.files)} read, {self.messages} messages, {self.seconds:.2f}s)"
+        )
+        remaining = tally.findings - fixes
+        if remaining:
+            line += f"; {remaining} left (see `mcp-transcripts check`"
+            if tally.unsafe_fixes and not unsafe_fixes:
+                line += f"; {tally.unsafe_fixes} fixable with --unsafe-fixes"
+            line += ")"
+        return line
+
+
+def _in_order(findings: Iterable[Finding]) -> Iterator[Finding]:
+    if isinstance(findings, FindingList):
+        return findings.in_order()
+    return iter(sorted(findings))  # a plain list, as a filtered report may hold

@@ -1,0 +1,318 @@
+"""Running many files: the walk, the worker pool, output in order, errors as values.
+
+:func:`run` is the one way to run ``check`` or ``fix`` over paths: folders are
+walked with the configuration's ``include`` and ``exclude``, each file gets the
+options :meth:`~migrator.config.Config.narrow` gives its path, files run in
+worker processes when there is a lot to read, and diffs come out in the order
+of the paths. It never prints: an ``on_file`` callback hears of each file as it
+is done (the CLI draws its progress bar and verbose lines from it), and what
+the run found comes back as a :class:`~migrator.results.RunResult`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from migrator import api
+from migrator.errors import MigratorError, NotATranscriptError, UsageError
+from migrator.options import Mode, Options
+from migrator.results import FileReport, RunResult
+
+if TYPE_CHECKING:
+    from migrator.config import Config
+
+__all__ = [
+    "PARALLEL_MIN_BYTES",
+    "FileDone",
+    "FileTask",
+    "SpooledDiff",
+    "jobs_for",
+    "perform",
+    "perform_pair",
+    "run",
+]
+
+PARALLEL_MIN_BYTES = 16 * 1024 * 1024
+"""Below this much input, starting worker processes costs more than it saves."""
+
+
+@dataclass(frozen=True)
+class FileTask:
+    """What to do with one file: picklable, so worker processes can run it."""
+
+    options: Options  # its mode says check, fix or diff
+    backup: str | None = None
+
+
+@dataclass(frozen=True)
+class FileDone:
+    """One file is done: what the ``on_file`` callback of :func:`run` is given."""
+
+    path: str
+    outcome: FileReport | MigratorError
+    seconds: float
+    skipped: bool = False  # found in a folder but holds no MCP traffic: passed over
+
+
+@dataclass(frozen=True)
+class SpooledDiff:
+    """A diff a (worker) process wrote to a temporary file, to be copied out in order.
+
+    Diffs of large files can be larger than memory should hold, and worker
+    processes cannot hand back a stream: the file is the hand-over.
+    """
+
+    path: str
+
+    def copy_to(self, out: TextIO) -> None:
+        """Write the diff to ``out`` and delete the file."""
+        try:
+            with Path(self.path).open(
+                encoding="utf-8", errors="surrogateescape", newline=""
+            ) as spool:
+                shutil.copyfileobj(spool, out, 1 << 16)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Delete the file."""
+        with contextlib.suppress(OSError):
+            Path(self.path).unlink()
+
+
+def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
+    """Run a task on one file; returns its report and its output (the diff, in diff mode)."""
+    mode = task.options.mode
+    if mode is Mode.CHECK:
+        return api.check_file(path, task.options), ""
+    if mode is Mode.DIFF:
+        handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=".diff")
+        try:
+            with os.fdopen(
+                handle, "w", encoding="utf-8", errors="surrogateescape", newline=""
+            ) as spool:
+                outcome = api.fix_file(path, task.options, diff_to=spool)
+        except BaseException:
+            SpooledDiff(name).discard()
+            raise
+        return outcome.report, SpooledDiff(name)
+    return api.fix_file(path, task.options, backup=task.backup).report, ""
+
+
+def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
+    """Run a task on a two-file capture (only the server's file is ever rewritten)."""
+    if task.options.mode is Mode.CHECK:
+        return api.check_pair(c2s, s2c, task.options), ""
+    outcome = api.fix_pair(c2s, s2c, task.options, backup=task.backup)
+    return outcome.report, outcome.diff
+
+
+def _perform_caught(
+    task: FileTask, path: str
+) -> tuple[FileReport | MigratorError, str | SpooledDiff, float]:
+    # Runs in worker processes too: errors come back as values, in order.
+    began = time.perf_counter()
+    try:
+        report, output = perform(task, path)
+    except MigratorError as exc:
+        return exc, "", time.perf_counter() - began
+    return report, output, time.perf_counter() - began
+
+
+def jobs_for(requested: int | None, paths: Sequence[Path]) -> int:
+    """How many worker processes to use: ``requested``, else the cores when there is a lot to read."""
+    if requested is not None:
+        return max(1, min(requested, len(paths)))
+    if len(paths) < 2:
+        return 1
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+    return min(os.cpu_count() or 1, len(paths)) if total >= PARALLEL_MIN_BYTES else 1
+
+
+def run(
+    paths: Sequence[str],
+    options: Options,
+    *,
+    config: Config | None = None,
+    pairs: Sequence[tuple[str, str]] = (),
+    jobs: int | None = None,
+    backup: str | None = None,
+    stdin: TextIO | None = None,
+    stdin_name: str | None = None,
+    out: TextIO | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    on_file: Callable[[FileDone], None] | None = None,
+) -> RunResult:
+    """Check or fix (``options.mode``) every transcript under ``paths``, or two-file captures.
+
+    An error in one file is collected in the result and the others go on; a
+    file found in a folder that holds no MCP traffic is passed over. ``-``
+    alone in ``paths`` reads ``stdin`` whole and raises its error instead.
+
+    Args:
+        paths: files and folders, or ``["-"]`` for stdin.
+        options: the options of the run; ``config`` narrows them per path.
+        config: the configuration: its ``include``, ``exclude`` and
+            ``per-file-ignores`` apply (default: none).
+        pairs: two-file captures ``(client->server, server->client)``, instead of ``paths``.
+        jobs: worker processes (default: ``jobs_for`` decides: the cores, when there is much to read).
+        backup: in fix mode, keep each original as its path plus this suffix.
+        stdin: the stream ``-`` reads (default: ``sys.stdin``).
+        stdin_name: the path to report for ``-``.
+        out: where diffs (diff mode) and the fixed text of stdin (fix mode) go, in
+            the order of the paths; ``None`` drops them.
+        on_start: called with the number of files and of worker processes
+            before the first file runs.
+        on_file: called as each file is done, in the order of the paths.
+
+    Returns:
+        The reports and errors of every file, and how long the run took.
+
+    Raises:
+        UsageError: '-' or pairs combined with other paths, or nothing to run.
+        InputError: a path does not exist.
+        MigratorError: stdin cannot be read or fixed.
+    """
+    if pairs and paths:
+        raise UsageError("--pair cannot be combined with PATH arguments")
+    if not pairs and not paths:
+        raise UsageError("give at least one PATH (or '-' for stdin), or --pair C2S_FILE S2C_FILE")
+    if "-" in paths and len(paths) > 1:
+        raise UsageError("'-' (stdin) cannot be combined with other paths")
+    narrow = config.narrow if config is not None else _unchanged
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        sink = out if out is not None else stack.enter_context(_discarding())
+        if list(paths) == ["-"]:
+            result = RunResult()
+            name = stdin_name or "-"
+            text = _read_stdin(stdin if stdin is not None else sys.stdin)
+            result.texts[name] = text
+            result.files.append(_run_text(text, name, narrow(options, name), sink))
+        elif pairs:
+            result = _run_pairs(pairs, FileTask(options, backup), narrow, sink, on_file)
+        else:
+            include, exclude = config.walk_filters() if config is not None else (None, None)
+            found = list(api.iter_transcripts(paths, include=include, exclude=exclude))
+            named = {Path(p) for p in paths if not Path(p).is_dir()}
+            tasks = [FileTask(narrow(options, str(path)), backup) for path in found]
+            result = _run_paths(
+                found, named, tasks, jobs_for(jobs, found), jobs, sink, on_start, on_file
+            )
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _unchanged(options: Options, path: str | Path) -> Options:
+    return options
+
+
+def _discarding() -> TextIO:
+    # Output nobody asked for (a diff without ``out``) still has to be drained.
+    return Path(os.devnull).open("w", encoding="utf-8", errors="surrogateescape")
+
+
+def _read_stdin(stdin: TextIO) -> str:
+    # Bytes, decoded the lossless way files are: invalid UTF-8 and CR LF
+    # survive whatever the locale makes of sys.stdin.
+    from migrator.source import decode
+
+    buffer = getattr(stdin, "buffer", None)
+    return decode(buffer.read()) if buffer is not None else stdin.read()
+
+
+def _run_text(text: str, name: str, options: Options, out: TextIO) -> FileReport:
+    if options.mode is Mode.CHECK:
+        return api.check_text(text, name, options)
+    from migrator.diff import unified_diff
+
+    after, report = api.fix_text(text, name, options)
+    out.write(unified_diff(text, after, name) if options.mode is Mode.DIFF else after)
+    return report
+
+
+def _run_pairs(
+    pairs: Sequence[tuple[str, str]],
+    task: FileTask,
+    narrow: Callable[[Options, str | Path], Options],
+    out: TextIO,
+    on_file: Callable[[FileDone], None] | None,
+) -> RunResult:
+    result = RunResult()
+    for c2s, s2c in pairs:
+        began = time.perf_counter()
+        outcome: FileReport | MigratorError
+        try:
+            outcome, output = perform_pair(
+                replace(task, options=narrow(task.options, s2c)), c2s, s2c
+            )
+        except MigratorError as exc:
+            outcome = exc
+            result.errors.append(exc)
+        else:
+            out.write(output)
+            result.files.append(outcome)
+        if on_file is not None:
+            on_file(FileDone(s2c, outcome, time.perf_counter() - began))
+    return result
+
+
+def _split(
+    task: FileTask, path: Path, jobs: int | None
+) -> tuple[FileReport | MigratorError, str, float] | None:
+    """One large wire file cut at its session starts, on ``jobs`` processes (or ``None``)."""
+    from migrator.split import split_run
+
+    return split_run(str(path), task.options, jobs, task.backup)
+
+
+def _run_paths(
+    paths: list[Path],
+    named: set[Path],
+    tasks: list[FileTask],
+    jobs: int,
+    requested_jobs: int | None,
+    out: TextIO,
+    on_start: Callable[[int, int], None] | None,
+    on_file: Callable[[FileDone], None] | None,
+) -> RunResult:
+    result = RunResult()
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            outcomes = pool.map(_perform_caught, tasks, map(str, paths), chunksize=1)
+        elif len(paths) == 1 and (split := _split(tasks[0], paths[0], requested_jobs)) is not None:
+            outcomes = iter([split])  # one large file on several processes
+        else:
+            outcomes = map(_perform_caught, tasks, map(str, paths))
+        if on_start is not None:
+            on_start(len(paths), jobs)
+        for path, (outcome, output, seconds) in zip(paths, outcomes, strict=True):
+            # Named on the command line, a file that is not a transcript is an error.
+            skipped = isinstance(outcome, NotATranscriptError) and path not in named
+            if isinstance(outcome, MigratorError):
+                if not skipped:
+                    result.errors.append(outcome)
+            else:
+                if isinstance(output, SpooledDiff):
+                    output.copy_to(out)
+                else:
+                    out.write(output)
+                result.files.append(outcome)
+            if on_file is not None:
+                on_file(FileDone(str(path), outcome, seconds, skipped))
+    return result

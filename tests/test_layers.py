@@ -1,0 +1,131 @@
+"""The import graph follows the layers the contributors' page draws.
+
+The table between ``<!-- layers:start -->`` and ``<!-- layers:end -->`` in
+``docs/migrator/contributing.md`` is the single statement of the layering: each
+module of ``migrator`` matches one row, and no import (at module level, inside a
+function, or for type checking only) reaches a lower row.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "migrator"
+PAGE = ROOT / "docs" / "migrator" / "contributing.md"
+
+
+def layers() -> list[tuple[int, str, list[str]]]:
+    """The rows of the page's layer table: number, name, module patterns."""
+    text = PAGE.read_text(encoding="utf-8")
+    table = text.split("<!-- layers:start -->", 1)[1].split("<!-- layers:end -->", 1)[0]
+    rows = []
+    for line in table.strip().splitlines()[2:]:  # past the header and its rule
+        number, name, modules = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        rows.append((int(number), name, re.findall(r"`([^`]+)`", modules)))
+    return rows
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package, by dotted name (a package by its own name)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def layer_of(module: str) -> int:
+    matches = {n for n, _, patterns in layers() for p in patterns if fnmatchcase(module, p)}
+    assert len(matches) == 1, f"{module} matches layers {sorted(matches)}: give it exactly one row"
+    return matches.pop()
+
+
+def imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """The package modules ``module`` imports, anywhere in its source."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    edges = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            edges |= {alias.name for alias in node.names if alias.name.split(".")[0] == "migrator"}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.split(".")[0] != "migrator":
+                continue
+            for alias in node.names:  # `from migrator import api` imports the module migrator.api
+                edges.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+    edges.discard(module)
+    return edges
+
+
+def test_the_page_has_a_layer_table() -> None:
+    rows = layers()
+    assert [n for n, _, _ in rows] == list(range(len(rows)))
+    assert all(patterns for _, _, patterns in rows)
+
+
+def test_every_module_has_exactly_one_layer() -> None:
+    for module in modules():
+        layer_of(module)
+
+
+def test_no_import_runs_from_a_lower_layer_to_a_higher_one() -> None:
+    found = modules()
+    upward = [
+        f"{module} (layer {layer_of(module)}) imports {target} (layer {layer_of(target)})"
+        for module, path in found.items()
+        for target in sorted(imports(module, path, set(found)))
+        if layer_of(target) > layer_of(module)
+    ]
+    assert upward == []
+
+
+def test_readers_import_nothing_above_the_session_model() -> None:
+    found = modules()
+    session_model = next(n for n, name, _ in layers() if name == "session model")
+    for module, path in found.items():
+        if module.startswith("migrator.readers"):
+            assert all(
+                layer_of(t) <= max(session_model, layer_of(module))
+                for t in imports(module, path, set(found))
+            )
+            assert not {
+                t for t in imports(module, path, set(found)) if not t.startswith("migrator.readers")
+            } & {
+                "migrator.engine",
+                "migrator.api",
+                "migrator.writer",
+                "migrator.diff",
+            }
+
+
+def test_the_command_line_holds_no_file_loop_no_precedence_merge_and_no_exit_code_rule() -> None:
+    for path in (PACKAGE / "commands").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "ProcessPoolExecutor" not in source and "iter_transcripts" not in source, path.name
+        assert "resolve_selection" not in source and "getattr(args" not in source, path.name
+        assert "Severity(" not in source and ".rank" not in source, path.name
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [("migrator.readers.pair", "migrator.engine"), ("migrator.results", "migrator.reporters")],
+)
+def test_the_checker_sees_an_upward_import(tmp_path: Path, importer: str, imported: str) -> None:
+    # The graph is read from source: an upward import written anywhere is caught.
+    fake = tmp_path / "m.py"
+    fake.write_text(
+        f"def f():\n    from {imported.rpartition('.')[0]} import {imported.rpartition('.')[2]}\n"
+    )
+    edges = imports(importer, fake, set(modules()))
+    assert imported in edges and layer_of(imported) > layer_of(importer)
