@@ -35,8 +35,9 @@ test: $(STAMP) ## run the whole test suite
 test-fast: $(STAMP) ## the suite without slow and browser tests
 	$(BIN)/python -m pytest -m "not slow and not browser"
 
-lint: $(STAMP) ## ruff and mypy
+lint: $(STAMP) ## ruff (lint and format check) and mypy
 	$(BIN)/ruff check migrator tests scripts benchmarks fuzz
+	$(BIN)/ruff format --check migrator tests scripts benchmarks fuzz
 	$(BIN)/mypy
 
 docs: $(STAMP) ## build the docs site strictly into site/

@@ -220,7 +220,7 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
     lines = [f"# {info.code} `{info.slug}` {{#{info.code.lower()}}}" if web else info.title, ""]
     if zh:
         lines += [_ENGLISH_BODY_NOTE if info.summary_zh and info.why_zh else _UNTRANSLATED_NOTE, ""]
-    lines += [f"**{summary.strip()}**", ""]
+    lines += [f"**{_plain(summary.strip()) if web else summary.strip()}**", ""]
     lines += [_facts(info, lang, web), ""]
     lines += [title(2, "what"), "", doc.what, ""]
     if why:
@@ -392,10 +392,18 @@ def _summary(rule: RuleInfo, lang: str) -> str:
     return rule.summary_zh if lang == "zh" and rule.summary_zh else rule.summary
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
+
+
+def _plain(text: str) -> str:
+    """A summary as literal Markdown text: ``mcp.*`` must not open an emphasis."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
 def _rule_link(rule: RuleInfo, lang: str, web: bool) -> str:
     name = f"{rule.code} `{rule.slug}`"
     shown = f"[{name}]({rule.code.lower()}.md)" if web else name
-    return f"{shown}: {_summary(rule, lang)}"
+    return f"{shown}: {_plain(_summary(rule, lang)) if web else _summary(rule, lang)}"
 
 
 def render_index(lang: str = "en", link_prefix: str = "rules/") -> str:
@@ -415,7 +423,7 @@ def render_index(lang: str = "en", link_prefix: str = "rules/") -> str:
     rows = [
         f'| <span id="{rule.code.lower()}"></span>[{rule.code}]({link_prefix}{rule.code.lower()}.md) '
         f"| `{rule.slug}` | {rule.default_severity.value} | {rule.fix.value} "
-        f"| {_summary(rule, lang).replace('|', chr(92) + '|')} |"
+        f"| {_plain(_summary(rule, lang)).replace('|', chr(92) + '|')} |"
         for rule in all_rules()
     ]
     return "\n".join([*head, *rows]) + "\n"

@@ -26,7 +26,7 @@ def test_github_action_probes_a_server(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     assert outputs["exit-code"] == "1"
     annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
-    assert annotations and all("MCP501" in line or "MCP203" in line for line in annotations)
+    assert annotations and all("MCP501" in line for line in annotations)
     assert "Verdict: DOES NOT VALIDATE" in result.stderr
     sarif = json.loads((workspace / "probe.sarif").read_text())
     assert "MCP501" in {r["ruleId"] for r in sarif["runs"][0]["results"]}
