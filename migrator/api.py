@@ -469,7 +469,7 @@ def _read_lines(stream: BinaryIO, path: str | Path) -> Iterator[str]:
 
 def _open(path: str | Path) -> BinaryIO:
     try:
-        raw = Path(path).open("rb")
+        raw = Path(path).open("rb")  # noqa: SIM115 - handed to the caller, who closes it
     except IsADirectoryError as exc:
         raise InputError("is a folder, not a transcript file", path=str(path)) from exc
     except OSError as exc:

@@ -14,8 +14,10 @@ from typing import Any
 
 from jsonschema.exceptions import best_match
 
+from migrator.model import Kind
 from migrator.provenance import rewritten_error, rewritten_result
 from migrator.session import Exchange
+from migrator.tool_results import plain_tool_result
 from migrator.validation import ToolSchemas, pointer
 from migrator.wording import Issue, MessageKind, MessageReading, WordingReader
 
@@ -125,6 +127,13 @@ def classify(
     """The verdict on a ``tools/call`` exchange, or ``None`` when it is not one."""
     if exchange.method != "tools/call" or exchange.request is None:
         return None
+    if exchange.response.kind is Kind.RESULT:
+        plain = plain_tool_result(exchange.response)
+        if plain is not None and not plain.is_error:  # a success: nothing more to read in it
+            request = exchange.request.payload
+            if call_shape_problem(request) is not None:
+                return Verdict(Outcome.TOOL_RESULT, ())
+            return Verdict(Outcome.TOOL_RESULT, (), request["params"]["name"])
     response = exchange.response.payload
     if "error" in response:
         return _classify_error(exchange, response["error"], checker, reader)

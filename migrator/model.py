@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrator.jsontext import JsonStyle, loads
 
@@ -55,9 +55,6 @@ def message_kind(payload: Any) -> Kind:
     return Kind.INVALID
 
 
-_UNDECODED: Any = object()  # a payload not decoded yet
-
-
 class SourceMessage:
     """One JSON-RPC message and exactly where its text is.
 
@@ -72,9 +69,17 @@ class SourceMessage:
     """
 
     __slots__ = (
-        "_payload", "_source", "column", "direction", "end", "envelope", "id", "in_batch",
-        "kind", "line", "method", "start", "style",
+        "_source", "column", "direction", "end", "envelope", "id", "in_batch",
+        "kind", "line", "method", "payload", "start", "style",
     )  # fmt: skip
+
+    payload: Any
+    """The decoded message.
+
+    A plain slot, so that reading it (rules do, several times a message) is no
+    Python call; an undecoded message leaves it empty, and the first read
+    falls through to ``__getattr__``, which decodes and fills it.
+    """
 
     def __init__(
         self,
@@ -87,7 +92,7 @@ class SourceMessage:
         style: JsonStyle | None = None,  # None: worked out from the text when a rewrite needs it
         in_batch: bool = False,
     ) -> None:
-        self._payload = payload
+        self.payload = payload
         self._source: str | None = None
         self.envelope: Any = None  # the decoded envelope, for messages read envelope first
         self.start, self.end, self.line, self.column = start, end, line, column
@@ -110,8 +115,7 @@ class SourceMessage:
     ) -> SourceMessage:
         """A message whose payload is ``source[start:end]``, decoded when first asked for."""
         message = cls.__new__(cls)
-        message._payload = _UNDECODED
-        message._source = source
+        message._source = source  # the payload slot stays empty until read
         message.envelope = envelope
         message.start, message.end, message.line, message.column = start, end, line, start + 1
         message.direction, message.style, message.in_batch = direction, None, False
@@ -124,20 +128,26 @@ class SourceMessage:
             message.id = envelope.id
         return message
 
-    @property
-    def payload(self) -> Any:
-        """The decoded message."""
-        payload = self._payload
-        if payload is _UNDECODED:
-            assert self._source is not None
-            payload = self._payload = loads(self._source[self.start : self.end])
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise allow any attribute
+
+        def __getattr__(self, name: str) -> Any:
+            """Decode the payload on its first read (called only while its slot is empty)."""
+            if name != "payload":
+                raise AttributeError(name)
+            source = self._source
+            assert source is not None
+            payload = self.payload = loads(source[self.start : self.end])
             self._source = None
-        return payload
+            return payload
 
     @property
     def decoded(self) -> bool:
         """Whether :attr:`payload` has been decoded (for tests and profiles)."""
-        return self._payload is not _UNDECODED
+        try:
+            _PAYLOAD_SLOT.__get__(self)  # the slot itself: does not fall through to __getattr__
+        except AttributeError:
+            return False
+        return True
 
     def __repr__(self) -> str:
         return (
@@ -153,6 +163,9 @@ class SourceMessage:
         )  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+
+_PAYLOAD_SLOT: Any = SourceMessage.__dict__["payload"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,12 +153,21 @@ class _Refuse:
         raise ValueError(f"remote reference {uri} not followed")
 
 
+_MISSING: Any = object()
+# The content cache of every ToolSchemas (bounded by ToolSchemas.MAX_ENTRIES);
+# the lock keeps eviction whole when a proxy's relay threads share it.
+_COMPILED_BY_CONTENT: dict[str, FastValidator | None] = {}
+_EVICTION = threading.Lock()
+
+
 class ToolSchemas:
     """Compiled tool schemas (``inputSchema``, ``outputSchema``), shared by content.
 
     Servers list the same tools in every session, so validators are keyed by
     the schema's canonical JSON and the dialect: a thousand sessions compile
-    each schema once.
+    each schema once. The content cache is the process's, not the instance's:
+    a run over many files (one pipeline each) from the same server compiles
+    each schema once too.
     """
 
     # Bounds that keep a long-running proxy flat in memory however often a
@@ -166,7 +176,7 @@ class ToolSchemas:
 
     def __init__(self) -> None:
         self._by_identity: dict[int, tuple[Any, FastValidator | None]] = {}
-        self._by_content: dict[str, FastValidator | None] = {}
+        self._by_content = _COMPILED_BY_CONTENT
 
     def get(self, schema: Any, version: str | None) -> FastValidator | None:
         """The validator for a tool schema, or ``None`` if it is not a usable schema."""
@@ -178,14 +188,16 @@ class ToolSchemas:
             key = dialect + json.dumps(schema, sort_keys=True)
         except (TypeError, ValueError):
             key = None
-        if key is not None and key in self._by_content:
-            built = self._by_content[key]
+        found = self._by_content.get(key, _MISSING) if key is not None else _MISSING
+        if found is not _MISSING:
+            built: FastValidator | None = found
         else:
             built = self._build(schema, dialect)
             if key is not None:
-                if len(self._by_content) >= self.MAX_ENTRIES:
-                    self._by_content.pop(next(iter(self._by_content)))  # the oldest
-                self._by_content[key] = built
+                with _EVICTION:
+                    if len(self._by_content) >= self.MAX_ENTRIES:
+                        self._by_content.pop(next(iter(self._by_content)))  # the oldest
+                    self._by_content[key] = built
         if len(self._by_identity) >= self.MAX_ENTRIES:
             self._by_identity.clear()  # only a shortcut to the content cache
         self._by_identity[id(schema)] = (schema, built)

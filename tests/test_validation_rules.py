@@ -167,3 +167,14 @@ def test_remote_references_are_never_fetched() -> None:
     assert checker is not None and checker.compiled is None  # jsonschema-rs was refused the fetch
     with pytest.raises(Unresolvable):
         checker.reference.is_valid({})
+
+
+def test_tool_schemas_are_compiled_once_per_process() -> None:
+    # One ToolSchemas per file (per pipeline): a run over many files from one
+    # server compiles each schema once, in whichever file lists it first.
+    schema = {"type": "object", "properties": {"query": {"type": "string", "minLength": 7}}}
+    first = validation.ToolSchemas().get(schema, "2025-06-18")
+    again = validation.ToolSchemas().get(json.loads(json.dumps(schema)), "2025-06-18")
+    assert first is not None and first is again
+    other_dialect = validation.ToolSchemas().get(schema, "2025-11-25")
+    assert other_dialect is not None and other_dialect is not first

@@ -53,6 +53,7 @@ from migrator.model import Kind, SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange, Session, request_meta_version
+from migrator.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
 
 INFO = RuleInfo(
     code="MCP202",
@@ -92,7 +93,15 @@ class InvalidToolsMessage(ValidationRule):
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         definition = RESULTS.get(exchange.method or "")
         version = exchange.version
-        if definition is None or version is None or "result" not in exchange.response.payload:
+        if definition is None or version is None:
+            return []
+        if (
+            definition == "CallToolResult"
+            and schemas.closest_version(version) in SCHEMA_VALID_VERSIONS
+            and plain_tool_result(exchange.response) is not None
+        ):
+            return []  # the plain shape, valid in this version: no need to decode and validate it
+        if "result" not in exchange.response.payload:
             return []
         result = exchange.response.payload["result"]
         return self._validate(exchange.response, ctx, result, version, definition, "/result", f"{exchange.method} result")

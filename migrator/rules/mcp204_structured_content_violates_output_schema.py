@@ -39,10 +39,13 @@ Only tools whose `outputSchema` is in the transcript's catalog are checked; remo
 
 from __future__ import annotations
 
+from typing import Any
+
 from migrator.findings import Finding, FixSafety, Severity
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange
+from migrator.tool_results import plain_tool_result
 from migrator.validation import ToolSchemas
 
 INFO = RuleInfo(
@@ -68,15 +71,25 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/call" or exchange.request is None:
             return []
-        result = exchange.response.payload.get("result")
+        plain = plain_tool_result(exchange.response)
+        result: Any = None
+        if plain is not None:  # read typed: whole only if structuredContent is to be validated
+            if plain.is_error:
+                return []
+            structured = bool(plain.structured_content)
+        else:
+            result = exchange.response.payload.get("result")
+            if not isinstance(result, dict) or result.get("isError") is True:
+                return []
+            structured = "structuredContent" in result
         params = exchange.request.payload.get("params")
-        if not isinstance(result, dict) or result.get("isError") is True or not isinstance(params, dict):
+        if not isinstance(params, dict):
             return []
         name = params.get("name")
         tool = exchange.session.catalog.tools.get(name) if isinstance(name, str) else None
         if tool is None or "outputSchema" not in tool:
             return []
-        if "structuredContent" not in result:
+        if not structured:
             return [
                 self.at(
                     exchange.response, ctx,
@@ -87,6 +100,8 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
         checker = (ctx.tool_schemas or ToolSchemas()).get(tool["outputSchema"], exchange.version)
         if checker is None:
             return []
+        if result is None:
+            result = exchange.response.payload["result"]
         problem = checker.problem(result["structuredContent"])
         if problem is None:
             return []

@@ -49,10 +49,12 @@ from dataclasses import replace
 
 from migrator.classify import call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import SourceMessage
 from migrator.provenance import probe_case
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.session import Exchange
+from migrator.tool_results import plain_tool_result
 from migrator.validation import ToolSchemas
 
 INFO = RuleInfo(
@@ -69,6 +71,15 @@ INFO = RuleInfo(
 )
 
 
+def _success(response: SourceMessage) -> bool:
+    """Whether the response is a result without ``isError: true`` (read typed when it can be)."""
+    plain = plain_tool_result(response)
+    if plain is not None:
+        return not plain.is_error
+    result = response.payload.get("result")
+    return isinstance(result, dict) and result.get("isError") is not True
+
+
 @register(INFO)
 class InvalidArgumentsAccepted(ValidationRule):
     """MCP501."""
@@ -76,9 +87,8 @@ class InvalidArgumentsAccepted(ValidationRule):
     exchange_methods = frozenset({"tools/call"})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
-        result = exchange.response.payload.get("result")
         request = exchange.request
-        if not isinstance(result, dict) or result.get("isError") is True or request is None:
+        if request is None or not _success(exchange.response):
             return []
         payload = request.payload
         if call_shape_problem(payload) or probe_case(payload) is None:

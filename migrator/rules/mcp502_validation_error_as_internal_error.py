@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from migrator.classify import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, call_shape_problem
 from migrator.findings import Finding, FixSafety, Severity
+from migrator.model import Kind
 from migrator.provenance import probe_case
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
@@ -72,6 +73,8 @@ class ValidationErrorAsInternalError(ValidationRule):
     exchange_methods = frozenset({"tools/call"})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
+        if exchange.response.kind is Kind.RESULT:  # no error member: known without decoding it
+            return []
         error = exchange.response.payload.get("error")
         request = exchange.request
         if not isinstance(error, dict) or request is None:

@@ -1,0 +1,85 @@
+"""tools/call results read typed, straight from their raw text.
+
+Most results of a tools/call are a list of text blocks, perhaps with a
+``structuredContent`` object. Three readers need little of them: MCP202
+(is this a valid ``CallToolResult`` of its version?), the classifier (is
+``isError`` true?) and MCP204 (is ``structuredContent`` there?). Decoding
+the result's raw text (:attr:`migrator.envelope.Envelope.result`) with
+msgspec into the structs below answers all three without building the
+payload as Python objects, so a plain success result is never decoded whole.
+
+The structs accept a strict subset of what every version in
+:data:`SCHEMA_VALID_VERSIONS` accepts: text blocks only, no ``_meta``, no
+``annotations``, ``isError`` a boolean, ``structuredContent`` absent or an
+object. Whatever they refuse goes the full way (payload decoded, schema
+validator), which also words the finding. ``tests/test_tool_results.py``
+holds the subset to the python-jsonschema oracle.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from migrator.envelope import object_starts
+from migrator.model import Kind, SourceMessage
+
+_ABSENT = msgspec.Raw()  # an absent member: a present one is never empty
+
+# The versions whose CallToolResult a PlainToolResult satisfies. From
+# 2026-07-28 a result also needs ``resultType``, which the struct does not read.
+SCHEMA_VALID_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"})
+
+
+class TextBlock(msgspec.Struct):
+    """A text content block; other members are ignored, as the schema allows them."""
+
+    type: Literal["text"]
+    text: str
+    annotations: msgspec.Raw = _ABSENT
+    meta: msgspec.Raw = msgspec.field(default=_ABSENT, name="_meta")
+
+
+class PlainToolResult(msgspec.Struct):
+    """A tools/call result of text blocks, read without decoding it whole."""
+
+    content: list[TextBlock]
+    is_error: bool = msgspec.field(default=False, name="isError")
+    structured_content: msgspec.Raw = msgspec.field(default=_ABSENT, name="structuredContent")
+    meta: msgspec.Raw = msgspec.field(default=_ABSENT, name="_meta")
+
+
+_decode = msgspec.json.Decoder(PlainToolResult).decode
+_last: tuple[SourceMessage | None, PlainToolResult | None] = (None, None)
+
+
+def plain_tool_result(message: SourceMessage) -> PlainToolResult | None:
+    """The result of a response read typed, or ``None`` when it must be read the full way.
+
+    MCP202, the classifier and MCP204 ask about the same response one after
+    the other, so the last answer is kept.
+    """
+    global _last
+    last = _last
+    if last[0] is message:
+        return last[1]
+    plain = _read(message)
+    _last = (message, plain)
+    return plain
+
+
+def _read(message: SourceMessage) -> PlainToolResult | None:
+    envelope = message.envelope
+    if envelope is None or message.kind is not Kind.RESULT:
+        return None
+    try:
+        plain = _decode(envelope.result)
+    except (msgspec.MsgspecError, ValueError, RecursionError):  # not the plain shape: the full way
+        return None
+    if plain.meta or (plain.structured_content and not object_starts(plain.structured_content)):
+        return None
+    for block in plain.content:
+        if block.annotations or block.meta:
+            return None
+    return plain

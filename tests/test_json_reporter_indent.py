@@ -1,0 +1,60 @@
+"""The JSON reporter indents findings with orjson: its text must be json.dumps's, byte for byte."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from migrator.reporters.json import _nested
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text()
+    | st.floats(allow_nan=True, allow_infinity=True)
+)
+flat_objects = st.dictionaries(st.text(), scalars | st.lists(scalars, max_size=4), max_size=8)
+any_json: Any = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def standard(value: Any, depth: int) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
+
+
+@given(flat_objects, st.integers(min_value=0, max_value=3))
+def test_flat_objects_are_written_as_json_dumps_writes_them(
+    value: dict[str, Any], depth: int
+) -> None:
+    assert _nested(value, depth) == standard(value, depth)
+
+
+@given(any_json)
+def test_any_value_is_written_as_json_dumps_writes_it(value: Any) -> None:
+    assert _nested(value, 2) == standard(value, 2)
+
+
+def test_values_orjson_refuses_or_words_differently_go_the_standard_way() -> None:
+    finding = {
+        "request_id": 2**70,
+        "message": "lone \ud800 surrogate",
+        "evidence": ["x"],
+        "line": 1,
+    }
+    assert _nested(finding, 2) == standard(finding, 2)
+    assert (
+        _nested({"request_id": float("nan"), "other": 1e16}, 1)
+        == '{\n    "request_id": NaN,\n    "other": 1e+16\n  }'
+    )
+    assert _nested({1: "an integer key"}, 0) == '{\n  "1": "an integer key"\n}'
+    control = "".join(map(chr, range(0x20))) + '"\\\u2028\U0001f600'
+    assert _nested({"message": control, "evidence": [control]}, 2) == standard(
+        {"message": control, "evidence": [control]}, 2
+    )
