@@ -220,7 +220,7 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
     lines = [f"# {info.code} `{info.slug}` {{#{info.code.lower()}}}" if web else info.title, ""]
     if zh:
         lines += [_ENGLISH_BODY_NOTE if info.summary_zh and info.why_zh else _UNTRANSLATED_NOTE, ""]
-    lines += [f"**{_plain(summary.strip()) if web else summary.strip()}**", ""]
+    lines += [f"**{markdown_literal(summary.strip()) if web else summary.strip()}**", ""]
     lines += [_facts(info, lang, web), ""]
     lines += [title(2, "what"), "", doc.what, ""]
     if why:
@@ -395,7 +395,7 @@ def _summary(rule: RuleInfo, lang: str) -> str:
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
 
 
-def _plain(text: str) -> str:
+def markdown_literal(text: str) -> str:
     """A summary as literal Markdown text: ``mcp.*`` must not open an emphasis."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
@@ -403,7 +403,7 @@ def _plain(text: str) -> str:
 def _rule_link(rule: RuleInfo, lang: str, web: bool) -> str:
     name = f"{rule.code} `{rule.slug}`"
     shown = f"[{name}]({rule.code.lower()}.md)" if web else name
-    return f"{shown}: {_plain(_summary(rule, lang)) if web else _summary(rule, lang)}"
+    return f"{shown}: {markdown_literal(_summary(rule, lang)) if web else _summary(rule, lang)}"
 
 
 def render_index(lang: str = "en", link_prefix: str = "rules/") -> str:
@@ -423,7 +423,7 @@ def render_index(lang: str = "en", link_prefix: str = "rules/") -> str:
     rows = [
         f'| <span id="{rule.code.lower()}"></span>[{rule.code}]({link_prefix}{rule.code.lower()}.md) '
         f"| `{rule.slug}` | {rule.default_severity.value} | {rule.fix.value} "
-        f"| {_plain(_summary(rule, lang)).replace('|', chr(92) + '|')} |"
+        f"| {markdown_literal(_summary(rule, lang)).replace('|', chr(92) + '|')} |"
         for rule in all_rules()
     ]
     return "\n".join([*head, *rows]) + "\n"
