@@ -96,14 +96,23 @@ print(code, seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 def run_once(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one process."""
-    done = subprocess.run([sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     code, seconds, peak_kib = done.stdout.split()
     if int(code) not in (0, 1):
         raise RuntimeError(f"{' '.join(argv)} exited with {code}")
     return float(seconds), int(peak_kib) / 1024  # Linux reports KiB
 
 
-def measure(task: str, argv: list[str], messages: int, path: Path, repeat: int, prepare: list[str] | None = None) -> Measurement:
+def measure(
+    task: str,
+    argv: list[str],
+    messages: int,
+    path: Path,
+    repeat: int,
+    prepare: list[str] | None = None,
+) -> Measurement:
     times, peaks = [], []
     for _ in range(repeat):
         if prepare:
@@ -111,7 +120,9 @@ def measure(task: str, argv: list[str], messages: int, path: Path, repeat: int, 
         seconds, peak = run_once(argv)
         times.append(seconds)
         peaks.append(peak)
-    return Measurement(task, messages, path.stat().st_size / 1e6, statistics.median(times), max(peaks))
+    return Measurement(
+        task, messages, path.stat().st_size / 1e6, statistics.median(times), max(peaks)
+    )
 
 
 def transcript(messages: int) -> Path:
@@ -139,26 +150,108 @@ def bench_size(messages: int, repeat: int, heavy_baselines: bool) -> list[Measur
     path = transcript(messages)
     migrate = str(BIN / "mcp-transcripts")
     results = [
-        measure("orjson parse only", [sys.executable, "-c", PARSE_ORJSON, str(path)], messages, path, repeat),
-        measure("json parse only", [sys.executable, "-c", PARSE_JSON, str(path)], messages, path, repeat),
-        measure("msgspec envelope decode only (prefilter-free)", [sys.executable, "-c", ENVELOPE_MSGSPEC, str(path)], messages, path, repeat),
+        measure(
+            "orjson parse only",
+            [sys.executable, "-c", PARSE_ORJSON, str(path)],
+            messages,
+            path,
+            repeat,
+        ),
+        measure(
+            "json parse only", [sys.executable, "-c", PARSE_JSON, str(path)], messages, path, repeat
+        ),
+        measure(
+            "msgspec envelope decode only (prefilter-free)",
+            [sys.executable, "-c", ENVELOPE_MSGSPEC, str(path)],
+            messages,
+            path,
+            repeat,
+        ),
     ]
     if shutil.which("jq"):
-        results.append(measure("jq select (detect only)", ["jq", "-c", "select(.error.code == -32602)", str(path)], messages, path, repeat))
-    checker = shutil.which("check-jsonschema") or (str(BIN / "check-jsonschema") if (BIN / "check-jsonschema").exists() else None)
+        results.append(
+            measure(
+                "jq select (detect only)",
+                ["jq", "-c", "select(.error.code == -32602)", str(path)],
+                messages,
+                path,
+                repeat,
+            )
+        )
+    checker = shutil.which("check-jsonschema") or (
+        str(BIN / "check-jsonschema") if (BIN / "check-jsonschema").exists() else None
+    )
     if checker and heavy_baselines:
         array = as_array(path)
         schema = str(ROOT / "schemas" / "jsonrpc-2.0.schema.json")
-        results.append(measure("check-jsonschema (JSON-RPC schema)", [checker, "--schemafile", schema, str(array)], messages, path, repeat))
-    results.append(measure("mcp-transcripts check", [migrate, "check", "-q", "-j", "1", "--format", "json", str(path)], messages, path, repeat))
+        results.append(
+            measure(
+                "check-jsonschema (JSON-RPC schema)",
+                [checker, "--schemafile", schema, str(array)],
+                messages,
+                path,
+                repeat,
+            )
+        )
+    results.append(
+        measure(
+            "mcp-transcripts check",
+            [migrate, "check", "-q", "-j", "1", "--format", "json", str(path)],
+            messages,
+            path,
+            repeat,
+        )
+    )
     for family, what in RULE_FAMILIES.items():
-        results.append(measure(f"mcp-transcripts check --select {family}: {what}", [migrate, "check", "-q", "-j", "1", "--select", family, "--format", "json", str(path)], messages, path, repeat))
-    results.append(measure("mcp-transcripts check -j 2 (one file, two processes)", [migrate, "check", "-q", "-j", "2", "--format", "json", str(path)], messages, path, repeat))
-    results.append(measure("mcp-transcripts fix --diff", [migrate, "fix", "--diff", "-q", "-j", "1", str(path)], messages, path, repeat))
+        results.append(
+            measure(
+                f"mcp-transcripts check --select {family}: {what}",
+                [
+                    migrate,
+                    "check",
+                    "-q",
+                    "-j",
+                    "1",
+                    "--select",
+                    family,
+                    "--format",
+                    "json",
+                    str(path),
+                ],
+                messages,
+                path,
+                repeat,
+            )
+        )
+    results.append(
+        measure(
+            "mcp-transcripts check -j 2 (one file, two processes)",
+            [migrate, "check", "-q", "-j", "2", "--format", "json", str(path)],
+            messages,
+            path,
+            repeat,
+        )
+    )
+    results.append(
+        measure(
+            "mcp-transcripts fix --diff",
+            [migrate, "fix", "--diff", "-q", "-j", "1", str(path)],
+            messages,
+            path,
+            repeat,
+        )
+    )
     with tempfile.TemporaryDirectory(dir=WORK) as folder:
         copy = Path(folder) / path.name
         results.append(
-            measure("mcp-transcripts fix", [migrate, "fix", "-q", "-j", "1", str(copy)], messages, path, repeat, prepare=["cp", str(path), str(copy)])
+            measure(
+                "mcp-transcripts fix",
+                [migrate, "fix", "-q", "-j", "1", str(copy)],
+                messages,
+                path,
+                repeat,
+                prepare=["cp", str(path), str(copy)],
+            )
         )
     return results
 
@@ -179,10 +272,23 @@ def bench_jobs(messages: int, repeat: int) -> dict[str, float]:
                             break
                         out.write(line)
         migrate = str(BIN / "mcp-transcripts")
-        one = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", str(path)])[0] for _ in range(repeat))
-        serial = statistics.median(run_once([migrate, "check", "-q", "-j", "1", "--format", "json", folder])[0] for _ in range(repeat))
-        parallel = statistics.median(run_once([migrate, "check", "-q", "-j", "2", "--format", "json", folder])[0] for _ in range(repeat))
-    return {"one large file, -j 1": one, f"{parts} small files, -j 1": serial, f"{parts} small files, -j 2": parallel}
+        one = statistics.median(
+            run_once([migrate, "check", "-q", "-j", "1", "--format", "json", str(path)])[0]
+            for _ in range(repeat)
+        )
+        serial = statistics.median(
+            run_once([migrate, "check", "-q", "-j", "1", "--format", "json", folder])[0]
+            for _ in range(repeat)
+        )
+        parallel = statistics.median(
+            run_once([migrate, "check", "-q", "-j", "2", "--format", "json", folder])[0]
+            for _ in range(repeat)
+        )
+    return {
+        "one large file, -j 1": one,
+        f"{parts} small files, -j 1": serial,
+        f"{parts} small files, -j 2": parallel,
+    }
 
 
 def bench_startup(repeat: int) -> dict[str, float]:
@@ -191,7 +297,9 @@ def bench_startup(repeat: int) -> dict[str, float]:
         one.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
     try:
         version = statistics.median(run_once([migrate, "--version"])[0] for _ in range(repeat * 3))
-        check = statistics.median(run_once([migrate, "check", "-q", one.name])[0] for _ in range(repeat * 3))
+        check = statistics.median(
+            run_once([migrate, "check", "-q", one.name])[0] for _ in range(repeat * 3)
+        )
     finally:
         Path(one.name).unlink()
     return {"mcp-transcripts --version": version, "check on a 1-line file": check}
@@ -204,16 +312,31 @@ def ratios(results: list[Measurement]) -> dict[str, float]:
     envelope = by["msgspec envelope decode only (prefilter-free)"]
     for task in ("mcp-transcripts check", "mcp-transcripts fix", "mcp-transcripts fix --diff"):
         out[f"{task}: share of orjson parse-only throughput"] = by[task].mb_per_s / base.mb_per_s
-    out["mcp-transcripts check: share of msgspec envelope-only throughput"] = by["mcp-transcripts check"].mb_per_s / envelope.mb_per_s
-    out["check -j 2 on one file: speed-up over -j 1"] = by["mcp-transcripts check"].seconds / by["mcp-transcripts check -j 2 (one file, two processes)"].seconds
+    out["mcp-transcripts check: share of msgspec envelope-only throughput"] = (
+        by["mcp-transcripts check"].mb_per_s / envelope.mb_per_s
+    )
+    out["check -j 2 on one file: speed-up over -j 1"] = (
+        by["mcp-transcripts check"].seconds
+        / by["mcp-transcripts check -j 2 (one file, two processes)"].seconds
+    )
     if "jq select (detect only)" in by:
-        out["check speed-up over the jq one-liner"] = by["jq select (detect only)"].seconds / by["mcp-transcripts check"].seconds
+        out["check speed-up over the jq one-liner"] = (
+            by["jq select (detect only)"].seconds / by["mcp-transcripts check"].seconds
+        )
     if "check-jsonschema (JSON-RPC schema)" in by:
-        out["check speed-up over check-jsonschema"] = by["check-jsonschema (JSON-RPC schema)"].seconds / by["mcp-transcripts check"].seconds
+        out["check speed-up over check-jsonschema"] = (
+            by["check-jsonschema (JSON-RPC schema)"].seconds / by["mcp-transcripts check"].seconds
+        )
     return out
 
 
-def markdown(all_results: dict[int, list[Measurement]], all_ratios: dict[int, dict[str, float]], jobs: dict[str, float], startup: dict[str, float], machine: str) -> str:
+def markdown(
+    all_results: dict[int, list[Measurement]],
+    all_ratios: dict[int, dict[str, float]],
+    jobs: dict[str, float],
+    startup: dict[str, float],
+    machine: str,
+) -> str:
     lines = [f"Measured on {machine}.", ""]
     for messages, results in all_results.items():
         lines += [
@@ -223,13 +346,20 @@ def markdown(all_results: dict[int, list[Measurement]], all_ratios: dict[int, di
             "| --- | ---: | ---: | ---: | ---: |",
         ]
         for m in results:
-            lines.append(f"| {m.task} | {m.seconds:.2f} | {m.mb_per_s:,.0f} | {m.messages_per_s:,.0f} | {m.peak_rss_mb:,.0f} |")
+            lines.append(
+                f"| {m.task} | {m.seconds:.2f} | {m.mb_per_s:,.0f} | {m.messages_per_s:,.0f} | {m.peak_rss_mb:,.0f} |"
+            )
         lines += ["", "| ratio | value |", "| --- | ---: |"]
         for name, value in all_ratios[messages].items():
             shown = f"{value:.0%}" if "share" in name else f"{value:.1f}x"
             lines.append(f"| {name} | {shown} |")
         lines.append("")
-    lines += ["### Many files and worker processes", "", "| run | seconds (median) |", "| --- | ---: |"]
+    lines += [
+        "### Many files and worker processes",
+        "",
+        "| run | seconds (median) |",
+        "| --- | ---: |",
+    ]
     lines += [f"| {name} | {seconds:.2f} |" for name, seconds in jobs.items()]
     lines += ["", "### Start-up", "", "| command | seconds (median) |", "| --- | ---: |"]
     lines += [f"| `{name}` | {seconds:.3f} |" for name, seconds in startup.items()]
@@ -243,10 +373,22 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
     def series(task: str) -> list[Measurement]:
         return [next(m for m in all_results[s] if m.task == task) for s in sizes]
 
-    parse, check, fix = series("orjson parse only"), series("mcp-transcripts check"), series("mcp-transcripts fix")
-    has_envelope = all(any(m.task == "msgspec envelope decode only (prefilter-free)" for m in all_results[s]) for s in sizes)
+    parse, check, fix = (
+        series("orjson parse only"),
+        series("mcp-transcripts check"),
+        series("mcp-transcripts fix"),
+    )
+    has_envelope = all(
+        any(m.task == "msgspec envelope decode only (prefilter-free)" for m in all_results[s])
+        for s in sizes
+    )
     envelope = series("msgspec envelope decode only (prefilter-free)") if has_envelope else []
-    has_split = all(any(m.task == "mcp-transcripts check -j 2 (one file, two processes)" for m in all_results[s]) for s in sizes)
+    has_split = all(
+        any(
+            m.task == "mcp-transcripts check -j 2 (one file, two processes)" for m in all_results[s]
+        )
+        for s in sizes
+    )
     split = series("mcp-transcripts check -j 2 (one file, two processes)") if has_split else []
     width, height, pad, right = 680, 260, 50, 30
 
@@ -257,15 +399,26 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         out = [f'<text x="{x0 + w / 2}" y="20" text-anchor="middle" font-size="13">{title}</text>']
         out.append(f'<line x1="{x0}" y1="{pad + h}" x2="{x0 + w}" y2="{pad + h}" stroke="#888"/>')
         out.append(f'<line x1="{x0}" y1="{pad}" x2="{x0}" y2="{pad + h}" stroke="#888"/>')
-        out.append(f'<text x="{x0 - 6}" y="{pad + 4}" text-anchor="end" font-size="10">{top:,.0f} {unit}</text>')
+        out.append(
+            f'<text x="{x0 - 6}" y="{pad + 4}" text-anchor="end" font-size="10">{top:,.0f} {unit}</text>'
+        )
         out.append(f'<text x="{x0 - 6}" y="{pad + h}" text-anchor="end" font-size="10">0</text>')
         for i, size in enumerate(sizes):
             x = x0 + (w * i / max(1, len(sizes) - 1))
-            out.append(f'<text x="{x}" y="{pad + h + 16}" text-anchor="middle" font-size="10">{size:,}</text>')
+            out.append(
+                f'<text x="{x}" y="{pad + h + 16}" text-anchor="middle" font-size="10">{size:,}</text>'
+            )
         for n, (label, colour, values) in enumerate(lines):
-            points = " ".join(f"{x0 + w * i / max(1, len(sizes) - 1):.1f},{pad + h - h * v / top:.1f}" for i, v in enumerate(values))
-            out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-            out.append(f'<text x="{x0 + 8}" y="{pad + 14 + 14 * n}" font-size="11" fill="{colour}">{label}</text>')
+            points = " ".join(
+                f"{x0 + w * i / max(1, len(sizes) - 1):.1f},{pad + h - h * v / top:.1f}"
+                for i, v in enumerate(values)
+            )
+            out.append(
+                f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>'
+            )
+            out.append(
+                f'<text x="{x0 + 8}" y="{pad + 14 + 14 * n}" font-size="11" fill="{colour}">{label}</text>'
+            )
         return "\n".join(out)
 
     body = panel(
@@ -273,7 +426,11 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
         "Throughput (MB/s) by messages",
         [
             ("orjson parse only", "#999", [m.mb_per_s for m in parse]),
-            *([("msgspec envelope only", "#bbb", [m.mb_per_s for m in envelope])] if envelope else []),
+            *(
+                [("msgspec envelope only", "#bbb", [m.mb_per_s for m in envelope])]
+                if envelope
+                else []
+            ),
             ("mcp-transcripts check", "#1565c0", [m.mb_per_s for m in check]),
             *([("check -j 2, one file", "#6a1b9a", [m.mb_per_s for m in split])] if split else []),
             ("mcp-transcripts fix", "#2e7d32", [m.mb_per_s for m in fix]),
@@ -297,18 +454,28 @@ def load(path: Path) -> dict[int, list[Measurement]]:
     document = json.loads(path.read_text(encoding="utf-8"))
     fields = {"task", "messages", "megabytes", "seconds", "peak_rss_mb"}
     return {
-        int(size): [Measurement(**{k: v for k, v in m.items() if k in fields}) for m in measurements]
+        int(size): [
+            Measurement(**{k: v for k, v in m.items() if k in fields}) for m in measurements
+        ]
         for size, measurements in document["sizes"].items()
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="10000,100000,1000000", help="message counts, comma-separated")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sizes", default="10000,100000,1000000", help="message counts, comma-separated"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
-    parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "assets" / "performance" / "scaling.svg")
-    parser.add_argument("--replot", action="store_true", help="only redraw the plot from --out/results.json")
+    parser.add_argument(
+        "--plot", type=Path, default=ROOT / "docs" / "assets" / "performance" / "scaling.svg"
+    )
+    parser.add_argument(
+        "--replot", action="store_true", help="only redraw the plot from --out/results.json"
+    )
     args = parser.parse_args()
     if args.replot:
         args.plot.write_text(svg(load(args.out / "results.json")), encoding="utf-8")
@@ -320,7 +487,9 @@ def main() -> None:
     for messages in sizes:
         print(f"measuring {messages:,} messages ...", file=sys.stderr)
         # check-jsonschema reads the whole array into memory and is slow: up to 1e5 messages.
-        all_results[messages] = bench_size(messages, args.repeat, heavy_baselines=messages <= 100_000)
+        all_results[messages] = bench_size(
+            messages, args.repeat, heavy_baselines=messages <= 100_000
+        )
         all_ratios[messages] = ratios(all_results[messages])
     print("measuring many files and start-up ...", file=sys.stderr)
     jobs = bench_jobs(min(max(sizes), 100_000), args.repeat)
@@ -332,7 +501,12 @@ def main() -> None:
     args.plot.write_text(svg(all_results), encoding="utf-8")
     document = {
         "machine": machine,
-        "sizes": {str(k): [asdict(m) | {"mb_per_s": m.mb_per_s, "messages_per_s": m.messages_per_s} for m in v] for k, v in all_results.items()},
+        "sizes": {
+            str(k): [
+                asdict(m) | {"mb_per_s": m.mb_per_s, "messages_per_s": m.messages_per_s} for m in v
+            ]
+            for k, v in all_results.items()
+        },
         "ratios": {str(k): v for k, v in all_ratios.items()},
         "jobs": jobs,
         "startup": startup,

@@ -138,7 +138,10 @@ def export_lines(spans_per_line: int, others: int = 0) -> Iterator[str]:
                     by_scope[id(resource), id(scope)] = {"scope": scope, "spans": []}
                     entry["scopeSpans"].append(by_scope[id(resource), id(scope)])
                 mcp_span = renumbered(span, copy, ids)
-                by_scope[id(resource), id(scope)]["spans"] += [mcp_span, *other_spans(mcp_span, others)]
+                by_scope[id(resource), id(scope)]["spans"] += [
+                    mcp_span,
+                    *other_spans(mcp_span, others),
+                ]
             resource_spans = list(by_resource.values())
             yield json.dumps({"resourceSpans": resource_spans}, separators=(",", ":"))
 

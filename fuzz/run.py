@@ -62,7 +62,9 @@ def fuzz(name: str, seconds: int) -> bool:
             ],
             cwd=ROOT, check=False,
         )  # fmt: skip
-        found = [p for p in Path(work).iterdir() if p.name.startswith(("crash-", "timeout-", "oom-"))]
+        found = [
+            p for p in Path(work).iterdir() if p.name.startswith(("crash-", "timeout-", "oom-"))
+        ]
         if found:
             crashes.mkdir(parents=True, exist_ok=True)
             for path in found:
@@ -72,9 +74,13 @@ def fuzz(name: str, seconds: int) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     known = ", ".join(TARGETS)
-    parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"targets to run (default: all of {known})")
+    parser.add_argument(
+        "targets", nargs="*", metavar="TARGET", help=f"targets to run (default: all of {known})"
+    )
     parser.add_argument("--seconds", type=int, default=10, help="time per target")
     args = parser.parse_args()
     names = args.targets or list(TARGETS)

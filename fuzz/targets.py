@@ -39,7 +39,11 @@ SEEDS: dict[str, tuple[str, ...]] = {
     "wire": ("tests/fixtures/recorded/*.jsonl", "tests/golden/*/input.jsonl"),
     "envelope": ("tests/fixtures/recorded/*.envelope.jsonl", "tests/golden/envelope-*/input.jsonl"),
     "json": ("tests/golden/*/input.json",),
-    "yaml": ("tests/golden/*/input.yaml", "tests/golden/*/input.yml", "docs/examples/formats/*.yaml"),
+    "yaml": (
+        "tests/golden/*/input.yaml",
+        "tests/golden/*/input.yml",
+        "docs/examples/formats/*.yaml",
+    ),
     "har": ("tests/golden/*/input.har", "docs/examples/formats/*.har"),
     "claude-log": ("tests/golden/*/input.log", "docs/examples/formats/*.log"),
     "txtar": ("tests/golden/*/input.txtar",),

@@ -146,7 +146,9 @@ def check_text(text: str, path: str = "<string>", options: Options | None = None
     return report
 
 
-def fix_text(text: str, path: str = "<string>", options: Options | None = None) -> tuple[str, FileReport]:
+def fix_text(
+    text: str, path: str = "<string>", options: Options | None = None
+) -> tuple[str, FileReport]:
     """Fix a transcript held in a string.
 
     Args:
@@ -294,7 +296,9 @@ def fix_file(
     real, snapshot = resolve_target(target)
     stream = _open(target)  # named as given, as check names it
     try:
-        chunks = (encode(piece) for piece in process(_read_lines(stream, path), str(path), opts, report))
+        chunks = (
+            encode(piece) for piece in process(_read_lines(stream, path), str(path), opts, report)
+        )
         first = b""
         # Nothing is written (not even a temporary file) for a file that
         # needs no change: find the first change before opening a writer.
@@ -317,7 +321,9 @@ def fix_file(
     return FixOutcome(report, written=True)
 
 
-def check_pair(c2s_path: str | Path, s2c_path: str | Path, options: Options | None = None) -> FileReport:
+def check_pair(
+    c2s_path: str | Path, s2c_path: str | Path, options: Options | None = None
+) -> FileReport:
     """Check a two-file stdio capture (see :mod:`migrator.readers.pair`).
 
     Args:
@@ -374,15 +380,20 @@ def fix_pair(
     return FixOutcome(report, written=True)
 
 
-def _run_pair(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileReport, Side, dict[int, str]]:
+def _run_pair(
+    c2s_path: str, s2c_path: str, options: Options
+) -> tuple[FileReport, Side, dict[int, str]]:
     """The rules over a merged pair: the report, the server's side, and each unit's output by ``id``."""
     c2s = read_side(c2s_path, C2S, options.input_format)
     s2c = read_side(s2c_path, S2C, options.input_format)
     merged = merge_pair(c2s, s2c)
-    report = FileReport(s2c_path, format=f"pair ({c2s.reader.name} + {s2c.reader.name})", detection=merged.how)
+    report = FileReport(
+        s2c_path, format=f"pair ({c2s.reader.name} + {s2c.reader.name})", detection=merged.how
+    )
     pipeline = Pipeline(s2c_path, options, report)
     positions = {
-        side.path: {(m.line, m.column) for u in side.units for m in u.messages} for side in (c2s, s2c)
+        side.path: {(m.line, m.column) for u in side.units for m in u.messages}
+        for side in (c2s, s2c)
     }
     outputs: dict[int, str] = {}
     kept = report.findings
@@ -394,7 +405,11 @@ def _run_pair(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileRepor
             exc.path = side.path
             raise
         if side is c2s and text != unit.text:
-            raise UnsafeRewriteError("a rewrite in the client->server file; only server answers are rewritten", path=c2s.path, line=unit.line)
+            raise UnsafeRewriteError(
+                "a rewrite in the client->server file; only server answers are rewritten",
+                path=c2s.path,
+                line=unit.line,
+            )
         outputs[id(unit)] = text
         other = s2c if side is c2s else c2s
         own = {(m.line, m.column) for m in unit.messages}
@@ -402,7 +417,9 @@ def _run_pair(c2s_path: str, s2c_path: str, options: Options) -> tuple[FileRepor
             where = (finding.line, finding.column)
             # A finding belongs to the file of the message it points at.
             path = other.path if where not in own and where in positions[other.path] else side.path
-            kept.append(finding if finding.path == path else dataclasses.replace(finding, path=path))
+            kept.append(
+                finding if finding.path == path else dataclasses.replace(finding, path=path)
+            )
     report.findings = kept
     return report, s2c, outputs
 

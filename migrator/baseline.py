@@ -165,7 +165,9 @@ def write_baseline(file: Path, keys: Iterable[Key]) -> int:
     try:
         file.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise BaselineError(f"cannot write the baseline: {exc.strerror or exc}", path=str(file)) from exc
+        raise BaselineError(
+            f"cannot write the baseline: {exc.strerror or exc}", path=str(file)
+        ) from exc
     return len(entries)
 
 
@@ -259,7 +261,9 @@ class Baseline:
                 kept[index].append(finding)
         return dataclasses.replace(
             result,
-            files=[dataclasses.replace(r, findings=k) for r, k in zip(result.files, kept, strict=True)],
+            files=[
+                dataclasses.replace(r, findings=k) for r, k in zip(result.files, kept, strict=True)
+            ],
             known=comparison.known,
             stale=[
                 key.describe() + (f" ({count} times)" if count > 1 else "")
@@ -282,7 +286,9 @@ def load_baseline(file: str | Path) -> Baseline:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise BaselineError(f"cannot read the baseline: {exc.strerror or exc}", path=str(file)) from exc
+        raise BaselineError(
+            f"cannot read the baseline: {exc.strerror or exc}", path=str(file)
+        ) from exc
     except ValueError as exc:
         raise BaselineError(f"the baseline is not valid JSON: {exc}", path=str(file)) from exc
     validator = jsonschema.Draft202012Validator(schemas.load_schema("baseline.schema.json"))

@@ -45,7 +45,9 @@ def blamed_argument(complaint: Complaint, arguments: Any, input_schema: Any) -> 
         required: list[Any] = listed if isinstance(listed, list) else []
         absent = [name for name in required if isinstance(name, str) and name not in arguments]
         if complaint.want is not None and properties:
-            absent = _narrowed(absent, lambda name: _schema_allows(properties.get(name), complaint.want))
+            absent = _narrowed(
+                absent, lambda name: _schema_allows(properties.get(name), complaint.want)
+            )
         return absent[0] if len(absent) == 1 else None
     if complaint.got is None and not complaint.quotes_value:
         return None
@@ -53,7 +55,9 @@ def blamed_argument(complaint: Complaint, arguments: Any, input_schema: Any) -> 
     if complaint.quotes_value:
         candidates = _narrowed(candidates, lambda name: _same(arguments[name], complaint.value))
     if complaint.want is not None and properties:
-        candidates = _narrowed(candidates, lambda name: _schema_allows(properties.get(name), complaint.want))
+        candidates = _narrowed(
+            candidates, lambda name: _schema_allows(properties.get(name), complaint.want)
+        )
     return candidates[0] if len(candidates) == 1 else None
 
 
@@ -79,4 +83,8 @@ def _schema_allows(schema: Any, want: str) -> bool:
         return False
     declared = schema.get("type")
     types = declared if isinstance(declared, list) else [declared]
-    return want in types or (want == "number" and "integer" in types) or (want == "integer" and "number" in types)
+    return (
+        want in types
+        or (want == "number" and "integer" in types)
+        or (want == "integer" and "number" in types)
+    )

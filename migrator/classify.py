@@ -210,8 +210,16 @@ def _classify_error(
 
     def verdict(outcome: Outcome) -> Verdict:
         return Verdict(
-            outcome, tuple(evidence), name, reading, schema_issues, keyword, pointer, checked,
-            params.get("arguments"), input_schema,
+            outcome,
+            tuple(evidence),
+            name,
+            reading,
+            schema_issues,
+            keyword,
+            pointer,
+            checked,
+            params.get("arguments"),
+            input_schema,
         )
 
     specific = reading.kind is MessageKind.VALIDATION
@@ -249,7 +257,11 @@ def _classify_result(exchange: Exchange, result: Any, reader: WordingReader) -> 
     if catalog.authoritative and name not in catalog.tools:
         evidence.append(f"{name!r} is absent from the {catalog.describe()}")
         return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)
-    if reading.kind is MessageKind.UNKNOWN_TOOL and reading.tool in (name, None) and name not in catalog.tools:
+    if (
+        reading.kind is MessageKind.UNKNOWN_TOOL
+        and reading.tool in (name, None)
+        and name not in catalog.tools
+    ):
         evidence.append(f"the text says the tool does not exist ({reading.dialect})")
         evidence.append(catalog.describe())
         return Verdict(Outcome.UNKNOWN_TOOL, tuple(evidence), name, reading)
@@ -261,6 +273,10 @@ def first_text(result: dict[str, Any]) -> str | None:
     content = result.get("content")
     if isinstance(content, list):
         for block in content:
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "text"
+                and isinstance(block.get("text"), str)
+            ):
                 return str(block["text"])
     return None

@@ -48,7 +48,8 @@ def _exit_code_lines() -> str:
     signals = [f"{c.code} {c.meaning.split(':')[0].split(';')[0]}" for c in EXIT_CODES[3:]]
     out.append("any         " + ", ".join(signals).replace("`", ""))
     return "".join(
-        textwrap.fill(line, width=88, initial_indent="  ", subsequent_indent=" " * 14) + "\n" for line in out
+        textwrap.fill(line, width=88, initial_indent="  ", subsequent_indent=" " * 14) + "\n"
+        for line in out
     )
 
 
@@ -73,7 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     for module in command_modules():
-        sub = commands.add_parser(module.NAME, help=module.HELP, epilog=EPILOG, formatter_class=formatter())
+        sub = commands.add_parser(
+            module.NAME, help=module.HELP, epilog=EPILOG, formatter_class=formatter()
+        )
         module.configure(sub)
         sub.set_defaults(handler=module.run)
     return parser
@@ -104,7 +107,9 @@ def main(
         return EXIT_ERROR
     except BrokenPipeError:
         raise  # the reader went away: console() ends quietly
-    except Exception:  # a bug of ours: say so, with what a report needs, and never exit 1 ("findings")
+    except (
+        Exception
+    ):  # a bug of ours: say so, with what a report needs, and never exit 1 ("findings")
         import traceback
 
         io.stderr.write(traceback.format_exc())
@@ -133,7 +138,9 @@ def console() -> int:
         code = main()
         sys.stdout.flush()
     except KeyboardInterrupt:
-        sys.stderr.write("mcp-transcripts: interrupted; files being rewritten were left as they were\n")
+        sys.stderr.write(
+            "mcp-transcripts: interrupted; files being rewritten were left as they were\n"
+        )
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Point stdout at /dev/null so the interpreter's final flush cannot fail again.

@@ -181,7 +181,9 @@ class Config:
             unsafe_fixes=given.unsafe_fixes or bool(self.unsafe_fixes),
             provenance=provenance,
             assume_version=given.assume_version or self.assume_version,
-            input_format=InputFormat(given.input_format or self.input_format or InputFormat.AUTO.value),
+            input_format=InputFormat(
+                given.input_format or self.input_format or InputFormat.AUTO.value
+            ),
             mode=given.mode or Mode.CHECK,
             mcp_schemas=given.mcp_schemas,
             unknown_tool_patterns=self.unknown_tool_patterns,
@@ -199,7 +201,11 @@ class Config:
         if not names:
             return options
         ignored = resolve_selection(list(names), None)
-        selected = options.selected if options.selected is not None else frozenset(r.code for r in all_rules())
+        selected = (
+            options.selected
+            if options.selected is not None
+            else frozenset(r.code for r in all_rules())
+        )
         return replace(options, selected=selected - ignored)
 
     def fail_level(self, overrides: Overrides | None = None) -> str:
@@ -297,7 +303,9 @@ def load_config(path: str | Path) -> Config:
     else:
         data, where = _read_yaml(file), ""
         if file.name == LEGACY_YAML_NAME:
-            deprecation = f"{shown}: {LEGACY_YAML_NAME} is deprecated; rename the file to {YAML_NAME}"
+            deprecation = (
+                f"{shown}: {LEGACY_YAML_NAME} is deprecated; rename the file to {YAML_NAME}"
+            )
     config = _build(_normalise(data), file.absolute(), shown, where)
     return replace(config, deprecation=deprecation) if deprecation else config
 

@@ -91,7 +91,11 @@ class Pipeline:
                 if hit is None:
                     continue
                 report.findings.append(hit.finding)
-                if options.apply_fixes and hit.make_rewrite and options.fix_allowed(hit.finding.fixable):
+                if (
+                    options.apply_fixes
+                    and hit.make_rewrite
+                    and options.fix_allowed(hit.finding.fixable)
+                ):
                     rewrite = hit.make_rewrite()
                     check_rewrite(unit, message, rewrite, hit.finding.line, self.path)
                     edits.append(rewrite.edit)
@@ -136,7 +140,9 @@ def process_units(
             return
         pipeline = Pipeline(path, options, report)
         handle = pipeline.handle
-        if type(reader).emit is Reader.emit:  # output is the handled text itself: no generator per unit
+        if (
+            type(reader).emit is Reader.emit
+        ):  # output is the handled text itself: no generator per unit
             for unit in reader.units(chain(head, source)):
                 yield unit.text, handle(unit)
         else:

@@ -58,7 +58,9 @@ def envelope_kind(envelope: Envelope) -> Kind:
     return Kind.INVALID
 
 
-def envelope_message(text: str, line_no: int, direction: Direction | None = None) -> SourceMessage | None:
+def envelope_message(
+    text: str, line_no: int, direction: Direction | None = None
+) -> SourceMessage | None:
     """The message of a line that is one JSON object, decoded envelope first.
 
     Returns ``None`` when the line is not for the fast path; the caller then
@@ -69,12 +71,18 @@ def envelope_message(text: str, line_no: int, direction: Direction | None = None
         return None
     try:
         envelope = _decode(text)
-    except (msgspec.MsgspecError, ValueError, RecursionError):  # the exact path decides, and words it
+    except (
+        msgspec.MsgspecError,
+        ValueError,
+        RecursionError,
+    ):  # the exact path decides, and words it
         return None
     end = len(text)
     while end and text[end - 1] in _JSON_WHITESPACE:
         end -= 1
-    return SourceMessage.undecoded(text, 0, end, line_no, direction, envelope_kind(envelope), envelope)
+    return SourceMessage.undecoded(
+        text, 0, end, line_no, direction, envelope_kind(envelope), envelope
+    )
 
 
 def object_starts(raw: msgspec.Raw) -> bool:

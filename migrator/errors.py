@@ -51,5 +51,7 @@ class WriteError(MigratorError):
     """Writing the result failed; the original file is intact."""
 
 
-def _rebuild(cls: type[MigratorError], message: str, path: str | None, line: int | None) -> MigratorError:
+def _rebuild(
+    cls: type[MigratorError], message: str, path: str | None, line: int | None
+) -> MigratorError:
     return cls(message, path=path, line=line)

@@ -57,7 +57,9 @@ class Finding:
 
     def as_dict(self) -> dict[str, Any]:
         """The finding as the JSON output format writes it (``trace_id``/``span_id`` only for spans)."""
-        located = {"trace_id": self.trace_id, "span_id": self.span_id} if self.span_id is not None else {}
+        located = (
+            {"trace_id": self.trace_id, "span_id": self.span_id} if self.span_id is not None else {}
+        )
         return {
             "path": self.path,
             "line": self.line,
@@ -168,10 +170,14 @@ class FindingList:
     def __repr__(self) -> str:
         return f"FindingList({list(self)!r})"
 
-    def __getstate__(self) -> tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]:
+    def __getstate__(
+        self,
+    ) -> tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]:
         return self._blocks, self._tail, self._kinds, self._in_order, self._last
 
-    def __setstate__(self, state: tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]) -> None:
+    def __setstate__(
+        self, state: tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]
+    ) -> None:
         self._blocks, self._tail, self._kinds, self._in_order, self._last = state
 
 

@@ -93,7 +93,9 @@ def fetch(version: str, url: str | None = None, sha256: str | None = None) -> Pa
             data = response.read()
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise InputError(f"could not download the {version} schema: {reason}; nothing cached", path=source) from exc
+        raise InputError(
+            f"could not download the {version} schema: {reason}; nothing cached", path=source
+        ) from exc
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected:
         raise InputError(
@@ -103,7 +105,9 @@ def fetch(version: str, url: str | None = None, sha256: str | None = None) -> Pa
     try:
         json.loads(data)
     except ValueError as exc:
-        raise InputError(f"the downloaded {version} schema is not JSON; nothing cached", path=source) from exc
+        raise InputError(
+            f"the downloaded {version} schema is not JSON; nothing cached", path=source
+        ) from exc
     target = cached_path(version)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".schema.", suffix=".tmp")
@@ -162,9 +166,16 @@ class OfficialSchema:
 def _method_const(definition: Any) -> str | None:
     if not isinstance(definition, dict):
         return None
-    method = definition.get("properties", {}).get("method") if isinstance(definition.get("properties"), dict) else None
+    method = (
+        definition.get("properties", {}).get("method")
+        if isinstance(definition.get("properties"), dict)
+        else None
+    )
     if isinstance(method, dict):
-        value = method.get("const", (method.get("enum") or [None])[0] if isinstance(method.get("enum"), list) else None)
+        value = method.get(
+            "const",
+            (method.get("enum") or [None])[0] if isinstance(method.get("enum"), list) else None,
+        )
         return value if isinstance(value, str) else None
     return None
 
@@ -222,7 +233,9 @@ def load(path: str) -> OfficialSchema:
     schema = OfficialSchema(file, document, version)
     schema.index()
     if not schema.requests:
-        raise InputError("this JSON file defines no MCP requests; is it an MCP schema.json?", path=path)
+        raise InputError(
+            "this JSON file defines no MCP requests; is it an MCP schema.json?", path=path
+        )
     return schema
 
 
@@ -235,7 +248,9 @@ class OfficialSchemas:
             if source == "cached":
                 paths += [str(p) for p in sorted(cache_dir().glob("*/schema.json"))]
                 if not paths:
-                    raise UsageError("--mcp-schema cached: no schema in the cache; run `mcp-transcripts schema fetch VERSION`")
+                    raise UsageError(
+                        "--mcp-schema cached: no schema in the cache; run `mcp-transcripts schema fetch VERSION`"
+                    )
             else:
                 paths.append(source)
         self.schemas = [load(p) for p in paths]

@@ -46,6 +46,7 @@ FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 DEFAULT_FAIL_ON = "warning"
 """``fail-on`` when neither the command line nor the configuration file sets it."""
 
+
 @dataclass
 class FileReport:
     """What happened to one file."""

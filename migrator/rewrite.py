@@ -110,7 +110,9 @@ def tool_error_result(
     return result
 
 
-def unknown_tool_error(tool: str, text: str | None, original_result: Any, provenance: bool) -> dict[str, Any]:
+def unknown_tool_error(
+    tool: str, text: str | None, original_result: Any, provenance: bool
+) -> dict[str, Any]:
     """The ``-32602`` protocol error that replaces an unknown tool's ``isError`` result."""
     message = text if text else f"Unknown tool: {tool}"
     error: dict[str, Any] = {"code": -32602, "message": message}
@@ -119,7 +121,9 @@ def unknown_tool_error(tool: str, text: str | None, original_result: Any, proven
     return error
 
 
-def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key: str, value: Any) -> Edit:
+def replace_member(
+    unit_text: str, message: SourceMessage, old_key: str, new_key: str, value: Any
+) -> Edit:
     """An edit that swaps member ``old_key`` of a message for ``new_key: value``.
 
     The separator between key and value is kept; the value is written in the
@@ -149,7 +153,9 @@ def replace_member(unit_text: str, message: SourceMessage, old_key: str, new_key
     return Edit(first, member.value_end, "".join(kept) + replacement)
 
 
-def rewrite_as_tool_error(exchange: Exchange, verdict: Verdict, unit_text: str, provenance: bool) -> Rewrite:
+def rewrite_as_tool_error(
+    exchange: Exchange, verdict: Verdict, unit_text: str, provenance: bool
+) -> Rewrite:
     """The fix shared by MCP101, MCP103 and MCP104: the error becomes an isError result.
 
     Args:
@@ -167,7 +173,9 @@ def rewrite_as_tool_error(exchange: Exchange, verdict: Verdict, unit_text: str, 
     return Rewrite(edit, "result", result, exchange.version)
 
 
-def check_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line: int, path: str) -> None:
+def check_rewrite(
+    unit: Unit, message: SourceMessage, rewrite: Rewrite, line: int, path: str
+) -> None:
     """Refuse to write a rewritten message that is not valid for its protocol version.
 
     The check runs on the text that would be written, parsed back, so it
@@ -177,11 +185,15 @@ def check_rewrite(unit: Unit, message: SourceMessage, rewrite: Rewrite, line: in
         UnsafeRewriteError: the rewritten message is not valid JSON or fails validation.
     """
     edit = rewrite.edit
-    new_text = unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
+    new_text = (
+        unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
+    )
     try:
         payload = jsontext.DECODER.decode(new_text)
     except ValueError as exc:
-        raise UnsafeRewriteError(f"rewritten message is not valid JSON: {exc}", path=path, line=line) from exc
+        raise UnsafeRewriteError(
+            f"rewritten message is not valid JSON: {exc}", path=path, line=line
+        ) from exc
     problems = rewrite_problems(payload, rewrite.member, rewrite.version)
     if problems:
         raise UnsafeRewriteError(

@@ -47,7 +47,12 @@ MAX_PENDING = 100_000  # far above any real in-flight count; bounds memory on br
 def id_key(request_id: Any) -> tuple[str, Any]:
     """A hashable key for an id that keeps its JSON type apart."""
     if isinstance(request_id, (dict, list)):
-        return ("json", display(request_id) if not isinstance(request_id, dict) else display(sorted(request_id.items(), key=lambda kv: kv[0])))
+        return (
+            "json",
+            display(request_id)
+            if not isinstance(request_id, dict)
+            else display(sorted(request_id.items(), key=lambda kv: kv[0])),
+        )
     return (type(request_id).__name__, request_id)
 
 

@@ -105,7 +105,9 @@ class FastValidator:
             return None
         best = best_match(errors)
         assert best is not None
-        return SchemaProblem(best.message, pointer(best.absolute_path), str(best.validator), len(errors))
+        return SchemaProblem(
+            best.message, pointer(best.absolute_path), str(best.validator), len(errors)
+        )
 
 
 @functools.cache
@@ -143,7 +145,9 @@ def jsonrpc(definition: str) -> FastValidator:
 
 def default_dialect(version: str | None) -> str:
     """The dialect of a tool schema without ``$schema``: 2020-12 from 2025-11-25, draft-07 before."""
-    return DRAFT_2020_12 if (version or FIRST_2020_12_VERSION) >= FIRST_2020_12_VERSION else DRAFT_07
+    return (
+        DRAFT_2020_12 if (version or FIRST_2020_12_VERSION) >= FIRST_2020_12_VERSION else DRAFT_07
+    )
 
 
 class _Refuse:
@@ -217,14 +221,26 @@ class ToolSchemas:
         rs = _rs()
         if rs is not None:
             try:
-                rs_cls = rs.Draft202012Validator if cls is Draft202012Validator else rs.Draft7Validator
+                rs_cls = (
+                    rs.Draft202012Validator if cls is Draft202012Validator else rs.Draft7Validator
+                )
                 if isinstance(schema, dict) and "$schema" in schema:
                     compiled = rs.validator_for(schema, validate_formats=False, retriever=_Refuse())
                 else:
                     compiled = rs_cls(schema, validate_formats=False, retriever=_Refuse())
-            except Exception:  # jsonschema-rs refuses it (e.g. a regex it cannot compile): use the reference
+            except (
+                Exception
+            ):  # jsonschema-rs refuses it (e.g. a regex it cannot compile): use the reference
                 compiled = None
         return FastValidator(reference, compiled)
 
 
-__all__ = ["FastValidator", "SchemaProblem", "ToolSchemas", "default_dialect", "jsonrpc", "mcp", "pointer"]
+__all__ = [
+    "FastValidator",
+    "SchemaProblem",
+    "ToolSchemas",
+    "default_dialect",
+    "jsonrpc",
+    "mcp",
+    "pointer",
+]

@@ -60,7 +60,10 @@ _UNKNOWN_TOOL = [
     re.compile(r"^Unknown tool:?\s*['\"`]?(?P<tool>[^'\"`\s]+)['\"`]?\.?$", re.IGNORECASE),
     re.compile(r'^unknown tool "(?P<tool>[^"]+)"', re.IGNORECASE),
     re.compile(r"^No tool named ['\"`]?(?P<tool>[^'\"`\s]+)['\"`]?", re.IGNORECASE),
-    re.compile(r"^tool ['\"`]?(?P<tool>[^'\"`\s]+)['\"`]? (?:does not exist|is not registered)", re.IGNORECASE),
+    re.compile(
+        r"^tool ['\"`]?(?P<tool>[^'\"`\s]+)['\"`]? (?:does not exist|is not registered)",
+        re.IGNORECASE,
+    ),
     re.compile(r"^tool not found\.?$", re.IGNORECASE),
 ]
 _EXECUTION_FAILURE = re.compile(
@@ -136,7 +139,9 @@ class WordingReader:
     unknown-tool pattern may name the tool with a ``(?P<tool>...)`` group).
     """
 
-    def __init__(self, unknown_tool: tuple[str, ...] = (), validation: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, unknown_tool: tuple[str, ...] = (), validation: tuple[str, ...] = ()
+    ) -> None:
         self.unknown_tool = tuple(re.compile(p) for p in unknown_tool)
         self.validation = tuple(re.compile(p) for p in validation)
 
@@ -148,10 +153,18 @@ class WordingReader:
                 match = pattern.search(text)
                 if match:
                     tool = match.groupdict().get("tool")
-                    return MessageReading(MessageKind.UNKNOWN_TOOL, "configured unknown-tool pattern", text, text, tool)
+                    return MessageReading(
+                        MessageKind.UNKNOWN_TOOL,
+                        "configured unknown-tool pattern",
+                        text,
+                        text,
+                        tool,
+                    )
             for pattern in self.validation:
                 if pattern.search(text):
-                    return MessageReading(MessageKind.VALIDATION, "configured validation pattern", text, text)
+                    return MessageReading(
+                        MessageKind.VALIDATION, "configured validation pattern", text, text
+                    )
         return read_message(message)
 
 
@@ -164,19 +177,30 @@ def read_message(message: Any) -> MessageReading:
         match = pattern.match(text)
         if match:
             tool = match.groupdict().get("tool")
-            return MessageReading(MessageKind.UNKNOWN_TOOL, "unknown-tool wording", text, text, tool)
+            return MessageReading(
+                MessageKind.UNKNOWN_TOOL, "unknown-tool wording", text, text, tool
+            )
     ts = _TS_INVALID_ARGS.match(text)
     if ts:
         dump = _zod_issues(ts.group("rest"))
         header = f"Invalid arguments for tool {ts.group('tool')}" if dump is not None else text
         return MessageReading(
-            MessageKind.VALIDATION, "TypeScript SDK", text, header, ts.group("tool"), tuple(dump or ())
+            MessageKind.VALIDATION,
+            "TypeScript SDK",
+            text,
+            header,
+            ts.group("tool"),
+            tuple(dump or ()),
         )
     zod = _zod_issues(text)
     if zod is not None:
         if zod and all(_under_params(i) for i in zod):
-            return MessageReading(MessageKind.REQUEST_SHAPE, "zod issues on the request", text, "", None, tuple(zod))
-        return MessageReading(MessageKind.VALIDATION, "zod issues array", text, "", None, tuple(zod))
+            return MessageReading(
+                MessageKind.REQUEST_SHAPE, "zod issues on the request", text, "", None, tuple(zod)
+            )
+        return MessageReading(
+            MessageKind.VALIDATION, "zod issues array", text, "", None, tuple(zod)
+        )
     pydantic = _pydantic_issues(text)
     if pydantic is not None:
         header, issues = pydantic
@@ -184,14 +208,20 @@ def read_message(message: Any) -> MessageReading:
     go = _GO_INVALID.match(text)
     if go:
         header = text[: go.end()]
-        return MessageReading(MessageKind.VALIDATION, "Go SDK", text, header, None, _go_issues(text[go.end() :]))
+        return MessageReading(
+            MessageKind.VALIDATION, "Go SDK", text, header, None, _go_issues(text[go.end() :])
+        )
     rmcp = _RMCP_INVALID.match(text)
     if rmcp:
         detail = text[rmcp.end() :].lstrip(": ").strip()
         issues = (Issue(detail),) if detail else ()
-        return MessageReading(MessageKind.VALIDATION, "Rust rmcp", text, text[: rmcp.end()], None, issues)
+        return MessageReading(
+            MessageKind.VALIDATION, "Rust rmcp", text, text[: rmcp.end()], None, issues
+        )
     if _GENERIC_INVALID.match(text):
-        return MessageReading(MessageKind.GENERIC_VALIDATION, "generic invalid-params wording", text, text)
+        return MessageReading(
+            MessageKind.GENERIC_VALIDATION, "generic invalid-params wording", text, text
+        )
     if _EXECUTION_FAILURE.search(text):
         return MessageReading(MessageKind.EXECUTION, "execution-failure wording", text, text)
     return MessageReading(MessageKind.UNCLEAR, "no known wording", text, text)
@@ -233,7 +263,9 @@ def _pydantic_issues(text: str) -> tuple[str, tuple[Issue, ...]] | None:
     match = _PYDANTIC_HEADER.search(text)
     if match is None:
         return None
-    header = text[: match.start()].rstrip().rstrip(":") or f"{match.group('count')} validation errors"
+    header = (
+        text[: match.start()].rstrip().rstrip(":") or f"{match.group('count')} validation errors"
+    )
     lines = text[match.end() :].split("\n")
     issues: list[Issue] = []
     location: tuple[str | int, ...] | None = None
@@ -265,7 +297,9 @@ def _go_issues(detail: str) -> tuple[Issue, ...]:
         return ()
     path: tuple[str | int, ...] = ()
     if _GO_PROPERTY_POINTER.match(pointer):
-        path = tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[2::2])
+        path = tuple(
+            part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[2::2]
+        )
     return (Issue(rest, path),)
 
 
@@ -293,11 +327,22 @@ class Complaint:
 
 
 _SERDE_GOT = {
-    "integer": "integer", "floating point": "number", "string": "string", "char": "string",
-    "boolean": "boolean", "map": "object", "sequence": "array", "unit value": "null", "unit": "null", "null": "null",
+    "integer": "integer",
+    "floating point": "number",
+    "string": "string",
+    "char": "string",
+    "boolean": "boolean",
+    "map": "object",
+    "sequence": "array",
+    "unit value": "null",
+    "unit": "null",
+    "null": "null",
 }
 _RUST_WANT = [
-    (re.compile(r"\b(?:i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|an? integer)\b"), "integer"),
+    (
+        re.compile(r"\b(?:i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|an? integer)\b"),
+        "integer",
+    ),
     (re.compile(r"\b(?:f32|f64|an? (?:number|float))\b"), "number"),
     (re.compile(r"\b(?:a string|string|&str|String|char|a character)\b"), "string"),
     (re.compile(r"\b(?:bool|a boolean)\b"), "boolean"),
@@ -305,8 +350,16 @@ _RUST_WANT = [
     (re.compile(r"\b(?:a map|map|struct \w+|an object)"), "object"),
 ]
 _ZOD_TYPES = {
-    "string": "string", "number": "number", "integer": "integer", "int": "integer", "boolean": "boolean",
-    "object": "object", "array": "array", "null": "null", "bigint": "integer", "nan": "number",
+    "string": "string",
+    "number": "number",
+    "integer": "integer",
+    "int": "integer",
+    "boolean": "boolean",
+    "object": "object",
+    "array": "array",
+    "null": "null",
+    "bigint": "integer",
+    "nan": "number",
 }
 
 
@@ -317,8 +370,12 @@ def complaint_of(message: str) -> Complaint | None:
     """
     serde = _SERDE_TYPE.match(message)
     if serde:
-        want = next((kind for pattern, kind in _RUST_WANT if pattern.search(serde.group("want"))), None)
-        return Complaint(_SERDE_GOT.get(serde.group("got")), want, _serde_value(serde.group("value")))
+        want = next(
+            (kind for pattern, kind in _RUST_WANT if pattern.search(serde.group("want"))), None
+        )
+        return Complaint(
+            _SERDE_GOT.get(serde.group("got")), want, _serde_value(serde.group("value"))
+        )
     go = _GO_TYPE.match(message)
     if go:
         try:

@@ -74,7 +74,9 @@ def check_writable(path: Path, snapshot: Snapshot) -> None:
 
 
 TEMPORARY_SUFFIX = ".mcp-transcripts.tmp"
-_OUR_TEMPORARY = re.compile(r"^\..+\.(?P<pid>[0-9]+)\.[A-Za-z0-9_]+" + re.escape(TEMPORARY_SUFFIX) + "$")
+_OUR_TEMPORARY = re.compile(
+    r"^\..+\.(?P<pid>[0-9]+)\.[A-Za-z0-9_]+" + re.escape(TEMPORARY_SUFFIX) + "$"
+)
 
 
 def is_our_temporary(name: str) -> bool:
@@ -115,7 +117,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-_CLEANED: set[Path] = set()  # folders this process has cleaned: once is enough, a fix of a big folder lists it once
+_CLEANED: set[Path] = (
+    set()
+)  # folders this process has cleaned: once is enough, a fix of a big folder lists it once
 
 
 class AtomicWriter:
@@ -130,7 +134,9 @@ class AtomicWriter:
         try:
             fd = _open_unnamed(target.parent)
         except OSError as exc:
-            raise WriteError(f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+            raise WriteError(
+                f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)
+            ) from exc
         self.temp: Path | None = None  # no name yet: an unnamed file cannot be left behind
         if fd is None:
             fd, self.temp = _temporary_beside(target, target.name, failure)
@@ -145,7 +151,10 @@ class AtomicWriter:
             os.fsync(self.handle.fileno())
         except OSError as exc:
             self.discard()
-            raise WriteError(f"could not write the new content ({exc.strerror or exc}); the file is unchanged", path=str(self.target)) from exc
+            raise WriteError(
+                f"could not write the new content ({exc.strerror or exc}); the file is unchanged",
+                path=str(self.target),
+            ) from exc
 
     def commit(self, snapshot: Snapshot, backup_suffix: str | None = None) -> None:
         """Replace the target with the new content, if the target did not change meanwhile.
@@ -160,7 +169,10 @@ class AtomicWriter:
         try:
             now = Snapshot.of(self.target)
             if (now.size, now.mtime_ns) != (snapshot.size, snapshot.mtime_ns):
-                raise WriteError("file changed while it was being processed; not rewritten", path=str(self.target))
+                raise WriteError(
+                    "file changed while it was being processed; not rewritten",
+                    path=str(self.target),
+                )
             if self.temp is None:
                 self.temp = _name_unnamed(self.handle.fileno(), self.target)
             self.handle.close()
@@ -175,7 +187,10 @@ class AtomicWriter:
             raise
         except OSError as exc:
             self.discard()
-            raise WriteError(f"could not replace the file ({exc.strerror or exc}); it is unchanged", path=str(self.target)) from exc
+            raise WriteError(
+                f"could not replace the file ({exc.strerror or exc}); it is unchanged",
+                path=str(self.target),
+            ) from exc
         _fsync_dir(self.target.parent)
 
     def discard(self) -> None:
@@ -215,7 +230,9 @@ def _name_unnamed(fd: int, target: Path) -> Path:
     temporary file instead (the same name pattern, so a kill is still cleaned up).
     """
     for _ in range(100):
-        name = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+        name = (
+            target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+        )
         try:
             _link_open_file(fd, name)
         except FileExistsError:
@@ -264,7 +281,9 @@ def _copy_to_named(fd: int, target: Path) -> Path:
 def _backup(target: Path, suffix: str) -> None:
     """Keep the original as ``target + suffix``, itself replaced atomically."""
     backup = target.with_name(target.name + suffix)
-    fd, staging = _temporary_beside(target, backup.name, f"could not write the backup {backup.name}")
+    fd, staging = _temporary_beside(
+        target, backup.name, f"could not write the backup {backup.name}"
+    )
     os.close(fd)
     try:
         staging.unlink()
@@ -276,7 +295,10 @@ def _backup(target: Path, suffix: str) -> None:
     except OSError as exc:
         with contextlib.suppress(FileNotFoundError):
             staging.unlink()
-        raise WriteError(f"could not write the backup {backup.name} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+        raise WriteError(
+            f"could not write the backup {backup.name} ({exc.strerror or exc}); the file is unchanged",
+            path=str(target),
+        ) from exc
 
 
 def _temporary_beside(target: Path, name: str, failure: str) -> tuple[int, Path]:
@@ -287,9 +309,13 @@ def _temporary_beside(target: Path, name: str, failure: str) -> tuple[int, Path]
             a read-only file system, a full disk).
     """
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=TEMPORARY_SUFFIX, dir=target.parent)
+        fd, temp = tempfile.mkstemp(
+            prefix=f".{name}.{os.getpid()}.", suffix=TEMPORARY_SUFFIX, dir=target.parent
+        )
     except OSError as exc:
-        raise WriteError(f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)) from exc
+        raise WriteError(
+            f"{failure} ({exc.strerror or exc}); the file is unchanged", path=str(target)
+        ) from exc
     return fd, Path(temp)
 
 

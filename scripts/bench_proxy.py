@@ -138,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         invalid = args.invalid_every > 0 and i % args.invalid_every == args.invalid_every - 1
         arguments = {"a": "one" if invalid else 1, "b": 2, "pad": pad}
         for endpoint in endpoints if i % 2 else reversed(endpoints):
-            answer, elapsed = endpoint.request("tools/call", {"name": "add", "arguments": arguments})
+            answer, elapsed = endpoint.request(
+                "tools/call", {"name": "add", "arguments": arguments}
+            )
             if endpoint is proxied and invalid:
                 if b'"isError":true' not in answer:
                     raise SystemExit(f"the proxy did not rewrite an invalid call: {answer[:200]!r}")

@@ -45,10 +45,15 @@ def package_version() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("version")
-    parser.add_argument("--check", action="store_true", help="also require the package version to match")
+    parser.add_argument(
+        "--check", action="store_true", help="also require the package version to match"
+    )
     args = parser.parse_args(argv)
     if args.check and package_version() != args.version:
-        print(f"the tag says {args.version}, migrator.__version__ says {package_version()}", file=sys.stderr)
+        print(
+            f"the tag says {args.version}, migrator.__version__ says {package_version()}",
+            file=sys.stderr,
+        )
         return 1
     notes = section((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), args.version)
     if notes is None or not notes.strip():

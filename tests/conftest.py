@@ -17,7 +17,9 @@ from migrator.cli import main
 # random examples: 5000 by default, twenty times a test's own examples(N). Selected here, before the
 # test modules build their own settings from the active profile.
 settings.register_profile("ci", derandomize=True, print_blob=True)
-settings.register_profile("fuzz", max_examples=5000, derandomize=False, deadline=None, print_blob=True)
+settings.register_profile(
+    "fuzz", max_examples=5000, derandomize=False, deadline=None, print_blob=True
+)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
 settings.load_profile(PROFILE)
 

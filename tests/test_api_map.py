@@ -56,9 +56,10 @@ def test_process_pool_gives_the_sarif_check_gives(traces: Path) -> None:
     expected = json.loads(run_cli("check", "--format", "sarif", str(traces)).out)
     got = json.loads(run.stdout)
     assert got["runs"][0]["results"] == expected["runs"][0]["results"]
-    assert len(got["runs"][0]["results"]) == json.loads(
-        run_cli("check", "--format", "json", str(traces)).out
-    )["summary"]["findings"]
+    assert (
+        len(got["runs"][0]["results"])
+        == json.loads(run_cli("check", "--format", "json", str(traces)).out)["summary"]["findings"]
+    )
 
 
 def test_errors_come_back_as_values_and_are_kept_apart(traces: Path) -> None:
@@ -69,9 +70,12 @@ def test_errors_come_back_as_values_and_are_kept_apart(traces: Path) -> None:
     assert len(errors) == 1 and errors[0].path == str(broken)
     merged = api.merge_reports(results)
     assert merged.errors == errors and len(merged.files) == 4
-    assert merged.findings == api.merge_reports(
-        [api.check_file(path) for path in api.iter_transcripts([traces]) if path != broken]
-    ).findings
+    assert (
+        merged.findings
+        == api.merge_reports(
+            [api.check_file(path) for path in api.iter_transcripts([traces]) if path != broken]
+        ).findings
+    )
 
 
 def test_write_report_refuses_an_unknown_format(traces: Path) -> None:

@@ -24,15 +24,43 @@ WEATHER_SCHEMA = {
 
 def converted_text(error: dict[str, Any], arguments: Any, schema: Any = WEATHER_SCHEMA) -> str:
     """Fix a session where ``get_weather`` answered ``error``; the new result's text."""
-    lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}},
-             {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}}]
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "c", "version": "1"},
+            },
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "s", "version": "1"},
+            },
+        },
+    ]
     if schema is not None:
-        lines += [{"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-                  {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "get_weather", "inputSchema": schema}]}}]
+        lines += [
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "result": {"tools": [{"name": "get_weather", "inputSchema": schema}]},
+            },
+        ]
     params: dict[str, Any] = {"name": "get_weather"}
     if arguments is not None:
         params["arguments"] = arguments
-    lines += [{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params}, {"jsonrpc": "2.0", "id": 3, "error": error}]
+    lines += [
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params},
+        {"jsonrpc": "2.0", "id": 3, "error": error},
+    ]
     text = "".join(json.dumps(line) + "\n" for line in lines)
     after, _ = api.fix_text(text, options=Options(unsafe_fixes=True))
     result = json.loads(after.splitlines()[-1])["result"]
@@ -41,7 +69,10 @@ def converted_text(error: dict[str, Any], arguments: Any, schema: Any = WEATHER_
 
 
 def test_serde_invalid_type_names_the_argument() -> None:
-    error = {"code": -32602, "message": "failed to deserialize parameters: invalid type: integer `42`, expected a string"}
+    error = {
+        "code": -32602,
+        "message": "failed to deserialize parameters: invalid type: integer `42`, expected a string",
+    }
     text = converted_text(error, {"city": 42, "days": 3})
     assert text == (
         "Invalid arguments for tool get_weather (failed to deserialize parameters):\n"
@@ -50,8 +81,14 @@ def test_serde_invalid_type_names_the_argument() -> None:
 
 
 def test_serde_without_a_catalog_names_the_one_argument_with_the_quoted_value() -> None:
-    error = {"code": -32602, "message": 'failed to deserialize parameters: invalid type: string "one", expected i64'}
-    assert 'expected i64 at arguments.a\n' in converted_text(error, {"a": "one", "b": 2}, schema=None) + "\n"
+    error = {
+        "code": -32602,
+        "message": 'failed to deserialize parameters: invalid type: string "one", expected i64',
+    }
+    assert (
+        "expected i64 at arguments.a\n"
+        in converted_text(error, {"a": "one", "b": 2}, schema=None) + "\n"
+    )
 
 
 def test_serde_missing_field_keeps_the_name_serde_gives() -> None:
@@ -70,7 +107,9 @@ def test_go_sdk_names_the_argument_from_the_schema_location() -> None:
 
 def test_go_sdk_type_error_at_the_root_is_placed_from_the_arguments() -> None:
     message = 'invalid params: validating "arguments": validating root: type: 42 has type "integer", want "string"'
-    assert "at arguments.city" in converted_text({"code": -32602, "message": message}, {"city": 42, "days": 3})
+    assert "at arguments.city" in converted_text(
+        {"code": -32602, "message": message}, {"city": 42, "days": 3}
+    )
 
 
 def test_pydantic_names_the_argument() -> None:
@@ -79,14 +118,27 @@ def test_pydantic_names_the_argument() -> None:
         "city\n  Input should be a valid string [type=string_type, input_value=42, input_type=int]\n"
         "    For further information visit https://errors.pydantic.dev/2.11/v/string_type"
     )
-    assert "- Input should be a valid string at arguments.city" in converted_text({"code": -32602, "message": message}, {"city": 42})
+    assert "- Input should be a valid string at arguments.city" in converted_text(
+        {"code": -32602, "message": message}, {"city": 42}
+    )
 
 
 @pytest.mark.parametrize(
     "issue",
     [
-        {"code": "invalid_type", "expected": "string", "received": "number", "path": [], "message": "Expected string, received number"},
-        {"code": "invalid_type", "expected": "string", "path": [], "message": "Invalid input: expected string, received number"},
+        {
+            "code": "invalid_type",
+            "expected": "string",
+            "received": "number",
+            "path": [],
+            "message": "Expected string, received number",
+        },
+        {
+            "code": "invalid_type",
+            "expected": "string",
+            "path": [],
+            "message": "Invalid input: expected string, received number",
+        },
     ],
     ids=["zod-3", "zod-4"],
 )
@@ -96,16 +148,32 @@ def test_zod_issue_with_an_empty_path_names_the_argument(issue: dict[str, Any]) 
     assert text.endswith(f"- {issue['message']} at arguments.city")
 
 
-@pytest.mark.parametrize("message", ["Required", "Invalid input: expected string, received undefined"], ids=["zod-3", "zod-4"])
+@pytest.mark.parametrize(
+    "message",
+    ["Required", "Invalid input: expected string, received undefined"],
+    ids=["zod-3", "zod-4"],
+)
 def test_zod_missing_value_names_the_required_argument_not_sent(message: str) -> None:
     issue = {"code": "invalid_type", "expected": "string", "path": [], "message": message}
-    error = {"code": -32602, "message": f"Invalid arguments for tool get_weather: {json.dumps([issue])}"}
+    error = {
+        "code": -32602,
+        "message": f"Invalid arguments for tool get_weather: {json.dumps([issue])}",
+    }
     assert converted_text(error, {"days": 3}).endswith(f"- {message} at arguments.city")
 
 
 def test_zod_path_given_is_kept() -> None:
-    issue = {"code": "invalid_type", "expected": "number", "received": "string", "path": ["days"], "message": "Expected number, received string"}
-    error = {"code": -32602, "message": f"Invalid arguments for tool get_weather: {json.dumps([issue])}"}
+    issue = {
+        "code": "invalid_type",
+        "expected": "number",
+        "received": "string",
+        "path": ["days"],
+        "message": "Expected number, received string",
+    }
+    error = {
+        "code": -32602,
+        "message": f"Invalid arguments for tool get_weather: {json.dumps([issue])}",
+    }
     assert converted_text(error, {"city": "Oslo", "days": "3"}).endswith("at arguments.days")
 
 
@@ -125,6 +193,15 @@ def test_two_arguments_that_fit_are_not_guessed_between(message: str) -> None:
 
 
 def test_no_arguments_sent_is_about_the_arguments_as_a_whole() -> None:
-    issue = {"code": "invalid_type", "expected": "object", "received": "undefined", "path": [], "message": "Required"}
-    error = {"code": -32602, "message": f"Invalid arguments for tool get_weather: {json.dumps([issue])}"}
+    issue = {
+        "code": "invalid_type",
+        "expected": "object",
+        "received": "undefined",
+        "path": [],
+        "message": "Required",
+    }
+    error = {
+        "code": -32602,
+        "message": f"Invalid arguments for tool get_weather: {json.dumps([issue])}",
+    }
     assert converted_text(error, None).endswith("- Required at arguments")

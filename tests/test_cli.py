@@ -51,7 +51,16 @@ def test_fail_on_threshold(old_copy: Path) -> None:
 
 
 def test_assumed_version_does_not_override_the_handshake(old_copy: Path) -> None:
-    result = run_cli("check", "--select", "MCP101", "--assume-version", "2025-11-25", "--fail-on", "error", str(old_copy))
+    result = run_cli(
+        "check",
+        "--select",
+        "MCP101",
+        "--assume-version",
+        "2025-11-25",
+        "--fail-on",
+        "error",
+        str(old_copy),
+    )
     assert result.code == 0
 
 
@@ -125,7 +134,9 @@ def test_fix_stdin_to_stdout() -> None:
 
 
 def test_fix_diff_from_stdin_names_the_file() -> None:
-    result = run_cli("fix", "--diff", "--stdin-filename", "traces/a.jsonl", "-", stdin=OLD.read_text())
+    result = run_cli(
+        "fix", "--diff", "--stdin-filename", "traces/a.jsonl", "-", stdin=OLD.read_text()
+    )
     assert result.code == 1 and result.out.startswith("--- a/traces/a.jsonl\n")
 
 
@@ -134,7 +145,10 @@ def test_unsafe_fixes_flag(tmp_path: Path) -> None:
     shutil.copyfile(RECORDED / "py-sdk-1.9.4.jsonl", target)
     assert run_cli("fix", "--diff", str(target)).code == 0
     result = run_cli("fix", "--diff", "--unsafe-fixes", str(target))
-    assert result.code == 1 and '"error":{"code":-32602,"message":"Unknown tool: no_such_tool"' in result.out
+    assert (
+        result.code == 1
+        and '"error":{"code":-32602,"message":"Unknown tool: no_such_tool"' in result.out
+    )
 
 
 def test_no_provenance(old_copy: Path) -> None:
@@ -143,10 +157,25 @@ def test_no_provenance(old_copy: Path) -> None:
 
 
 def test_select_and_ignore(old_copy: Path) -> None:
-    codes = {line.split()[1] for line in run_cli("check", "--ignore", "MCP101", str(old_copy)).out.splitlines()}
+    codes = {
+        line.split()[1]
+        for line in run_cli("check", "--ignore", "MCP101", str(old_copy)).out.splitlines()
+    }
     assert codes == {"MCP202", "MCP203"}
-    assert run_cli("check", "--select", "MCP1", "--ignore", "validation-error-as-protocol-error", str(old_copy)).out == ""
-    assert run_cli("check", "--select", "MCP2", "--ignore", "MCP202,MCP203", str(old_copy)).out == ""
+    assert (
+        run_cli(
+            "check",
+            "--select",
+            "MCP1",
+            "--ignore",
+            "validation-error-as-protocol-error",
+            str(old_copy),
+        ).out
+        == ""
+    )
+    assert (
+        run_cli("check", "--select", "MCP2", "--ignore", "MCP202,MCP203", str(old_copy)).out == ""
+    )
     bad = run_cli("check", "--select", "MCP999", str(old_copy))
     assert bad.code == 2 and "'MCP999' names no rule" in bad.err
 
@@ -208,7 +237,9 @@ def test_rules_and_explain() -> None:
     as_json = json.loads(run_cli("rules", "--format", "json").out)
     assert as_json[0]["code"] == "MCP101" and as_json[0]["fix"] == "safe"
     explained = run_cli("explain", "mcp101")
-    assert explained.code == 0 and explained.out.startswith("MCP101 validation-error-as-protocol-error\n")
+    assert explained.code == 0 and explained.out.startswith(
+        "MCP101 validation-error-as-protocol-error\n"
+    )
     assert "## Before" in explained.out and "## After" in explained.out
     assert run_cli("explain", "unknown-tool-as-tool-result").out.startswith("MCP102")
     assert run_cli("explain", "MCP999").code == 2
@@ -225,7 +256,10 @@ def test_version_and_help() -> None:
     version = run_cli("--version")
     assert version.code == 0 and version.out.strip() == f"mcp-transcripts {__version__}"
     helped = run_cli("fix", "--help")
-    assert helped.code == 0 and "fix --diff  0 nothing would change, 1 something would change" in helped.out
+    assert (
+        helped.code == 0
+        and "fix --diff  0 nothing would change, 1 something would change" in helped.out
+    )
     usage = run_cli("check", "--no-such-option", "x")
     assert usage.code == 2 and "unrecognized arguments: --no-such-option" in usage.err
 
@@ -236,17 +270,41 @@ def test_installed_console_script_runs_from_another_folder(tmp_path: Path) -> No
     if not script.exists():
         pytest.skip("console script not installed in this environment")
     shutil.copyfile(OLD, tmp_path / "t.jsonl")
-    proc = subprocess.run([str(script), "check", "--select", "MCP1", "t.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [str(script), "check", "--select", "MCP1", "t.jsonl"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 1 and proc.stdout.startswith("t.jsonl:15:1: MCP101 ")
-    proc = subprocess.run([sys.executable, "-m", "migrator", "fix", "--diff", "t.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "migrator", "fix", "--diff", "t.jsonl"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 1 and proc.stdout.startswith("--- a/t.jsonl\n")
 
 
 def _split_capture(tmp_path: Path) -> tuple[Path, Path]:
     c2s, s2c = tmp_path / "c2s.jsonl", tmp_path / "s2c.jsonl"
     lines = OLD.read_text().splitlines(keepends=True)
-    c2s.write_text("".join(line for line in lines if '"method"' in line and '"result"' not in line and '"error"' not in line))
-    s2c.write_text("".join(line for line in lines if not ('"method"' in line and '"result"' not in line and '"error"' not in line)))
+    c2s.write_text(
+        "".join(
+            line
+            for line in lines
+            if '"method"' in line and '"result"' not in line and '"error"' not in line
+        )
+    )
+    s2c.write_text(
+        "".join(
+            line
+            for line in lines
+            if not ('"method"' in line and '"result"' not in line and '"error"' not in line)
+        )
+    )
     return c2s, s2c
 
 
@@ -285,7 +343,9 @@ def test_jobs_gives_the_same_report_in_the_same_order(tmp_path: Path) -> None:
     assert run_cli("check", "-j", "0", str(tmp_path)).code == 2
 
 
-def test_diffs_are_spooled_and_the_spool_files_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_diffs_are_spooled_and_the_spool_files_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # fix --diff hands each file's diff over through a temporary file, so a
     # large diff is never held in memory; none may be left behind, even when
     # a file fails.
@@ -304,7 +364,10 @@ def test_diffs_are_spooled_and_the_spool_files_removed(tmp_path: Path, monkeypat
     for jobs in ("1", "2"):
         result = run_cli("fix", "--diff", "-j", jobs, str(traces))
         assert result.code == 2
-        expected = "".join(api.fix_file(traces / f"{name}.jsonl", api.Options(mode=api.Mode.DIFF)).diff for name in ("a", "b"))
+        expected = "".join(
+            api.fix_file(traces / f"{name}.jsonl", api.Options(mode=api.Mode.DIFF)).diff
+            for name in ("a", "b")
+        )
         assert expected and result.out == expected
         assert list(spool.iterdir()) == []
 
@@ -339,7 +402,11 @@ def test_mcp_schema_option_enables_mcp206(tmp_path: Path) -> None:
     )
     assert run_cli("check", str(path)).out == ""
     result = run_cli("check", "--mcp-schema", str(official), str(path))
-    assert result.code == 1 and ":2:1: MCP206 not a valid InitializeResult of the official 2025-06-18 schema" in result.out
+    assert (
+        result.code == 1
+        and ":2:1: MCP206 not a valid InitializeResult of the official 2025-06-18 schema"
+        in result.out
+    )
 
 
 def test_walked_folders_pass_over_files_that_are_not_transcripts(tmp_path: Path) -> None:
@@ -347,6 +414,10 @@ def test_walked_folders_pass_over_files_that_are_not_transcripts(tmp_path: Path)
     (tmp_path / "package.json").write_text('{\n  "name": "x"\n}\n')
     (tmp_path / "ci.yml").write_text("name: CI\non: push\n")
     walked = run_cli("check", "--select", "MCP101", "-v", str(tmp_path))
-    assert walked.code == 1 and "package.json: skipped" in walked.err and "ci.yml: skipped" in walked.err
+    assert (
+        walked.code == 1
+        and "package.json: skipped" in walked.err
+        and "ci.yml: skipped" in walked.err
+    )
     named = run_cli("check", str(tmp_path / "package.json"))
     assert named.code == 2 and "holds no JSON-RPC messages" in named.err

@@ -12,7 +12,10 @@ from tests.conftest import examples
 
 def test_no_newline_marker() -> None:
     diff = unified_diff("a\nb", "a\nc", "t.jsonl")
-    assert diff == "--- a/t.jsonl\n+++ b/t.jsonl\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+    assert (
+        diff
+        == "--- a/t.jsonl\n+++ b/t.jsonl\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+    )
 
 
 def test_same_text_no_diff() -> None:
@@ -22,7 +25,7 @@ def test_same_text_no_diff() -> None:
 @st.composite
 def line_for_line(draw: st.DrawFn) -> tuple[str, str]:
     count = draw(st.integers(0, 60))
-    before = [f"line {i}\n" if draw(st.booleans()) else f"{{\"id\":{i}}}\r\n" for i in range(count)]
+    before = [f"line {i}\n" if draw(st.booleans()) else f'{{"id":{i}}}\r\n' for i in range(count)]
     changed = draw(st.sets(st.integers(0, max(0, count - 1)), max_size=count)) if count else set()
     after = [f"new {i}\n" if i in changed else line for i, line in enumerate(before)]
     if count and draw(st.booleans()):  # no newline at the end of the file

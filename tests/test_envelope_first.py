@@ -35,7 +35,8 @@ CORPUS = sorted(
     path
     for folder in ("tests/golden", "tests/fixtures/recorded", "docs/examples")
     for path in (ROOT / folder).rglob("*")
-    if path.is_file() and path.suffix in {".jsonl", ".json", ".yaml", ".yml", ".har", ".log", ".txt"}
+    if path.is_file()
+    and path.suffix in {".jsonl", ".json", ".yaml", ".yml", ".har", ".log", ".txt"}
     and path.name not in {"check.txt", "manifest.json", "options.json"}
 )
 
@@ -49,15 +50,23 @@ def _run(lines: list[str], options: Options) -> Outcome:
     return list(report.findings), output, report.fixes, None
 
 
-def _both(lines: list[str], options: Options, monkeypatch: pytest.MonkeyPatch) -> tuple[Outcome, Outcome]:
+def _both(
+    lines: list[str], options: Options, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Outcome, Outcome]:
     fast = _run(lines, options)
     with monkeypatch.context() as patch:
-        patch.setattr(wire, "envelope_message", lambda *args: None)  # every payload decoded up front
+        patch.setattr(
+            wire, "envelope_message", lambda *args: None
+        )  # every payload decoded up front
         exact = _run(lines, options)
     return fast, exact
 
 
-MODES = {"check": Options(), "fix": Options(mode=Mode.FIX), "fix-unsafe": Options(mode=Mode.FIX, unsafe_fixes=True)}
+MODES = {
+    "check": Options(),
+    "fix": Options(mode=Mode.FIX),
+    "fix-unsafe": Options(mode=Mode.FIX, unsafe_fixes=True),
+}
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -86,78 +95,89 @@ def test_bench_corpus_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
         assert fast[0], "the bench corpus has findings"
 
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 # Lines that bend the envelope: wrong types in each member, members twice,
 # numbers and strings the decoders disagree on, whitespace, a byte-order mark.
-awkward_lines = st.sampled_from([
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}',
-    '{"jsonrpc":"2.0","id":1,"method":7}',
-    '{"jsonrpc":"2.0","id":null,"method":"ping"}',
-    '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
-    '{"jsonrpc":"2.0","id":2.0,"result":{}}',
-    '{"jsonrpc":"2.0","id":true,"result":{}}',
-    '{"jsonrpc":"2.0","id":{"a":1},"result":{}}',
-    '{"jsonrpc":"1.0","id":1,"result":{}}',
-    '{"jsonrpc":2.0,"id":1,"result":{}}',
-    '{"id":1,"result":{}}',
-    '{"jsonrpc":"2.0","id":1,"result":[]}',
-    '{"jsonrpc":"2.0","id":1,"result":null}',
-    '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}',
-    '{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"y"}}',
-    '{"jsonrpc":"2.0","id":1,"error":{"code":-32602}}',
-    '{"jsonrpc":"2.0","id":1,"error":null}',
-    '{"jsonrpc":"2.0","result":{}}',
-    '{"jsonrpc":"2.0"}',
-    "{}",
-    '{"jsonrpc":"2.0","id":1,"id":"1","method":"ping"}',
-    '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}',
-    '{"jsonrpc":"2.0","id":1,"result":{},"result":{"tools":[]}}',
-    '{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}',
-    '{"jsonrpc":"2.0","id":1,"result":{"n":123456789012345678901234567890}}',
-    '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
-    '{"jsonrpc":"2.0","id":1,"result":{"s":"\\ud800"}}',
-    '{"jsonrpc":"2.0","id":1,"result":{"n":NaN}}',
-    '{"jsonrpc":"2.0","id":1,"result":{"n":Infinity}}',
-    '{"jsonrpc":"2.0","id":1,"result":{"n":1e999}}',
-    '{"jsonrpc":"2.0","id":1,"result":{"s":"tab\there"}}',
-    '{"jsonrpc":"2.0","id":1,"result":{}} x',
-    '{"jsonrpc":"2.0","id":1,"result":{}}\x0c',
-    '{"jsonrpc":"2.0","id":1,"result":{}} \t ',
-    '{"jsonrpc":"2.0","id":1,"result":{}}{}',
-    '{"jsonrpc":"2.0","id":1,"result":{}',
-    '{"jsonrpc":"2.0","id":1,"result":{"a":tru}}',
-    '{"jsonrpc":"2.0","id":1,"result":{"a":[1,]}}',
-    '{"jsonrpc":"2.0","id":1,"result":{"a":01}}',
-    '{"jsonrpc":"2.0", "id" : 1 , "result" : { } }',
-    '{ "jsonrpc":"2.0","id":1,"result":{}}',
-    '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}',
-    '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"c"}}',
-    '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}',
-    '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}',
-    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2026-07-28"}}',
-    '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05"}}',
-    '{"jsonrpc":"2.0","id":"é","method":"ping"}',
-    '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
-    "[]",
-    "7",
-    '"text"',
-    "",
-])
+awkward_lines = st.sampled_from(
+    [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}',
+        '{"jsonrpc":"2.0","id":1,"method":7}',
+        '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":2.0,"result":{}}',
+        '{"jsonrpc":"2.0","id":true,"result":{}}',
+        '{"jsonrpc":"2.0","id":{"a":1},"result":{}}',
+        '{"jsonrpc":"1.0","id":1,"result":{}}',
+        '{"jsonrpc":2.0,"id":1,"result":{}}',
+        '{"id":1,"result":{}}',
+        '{"jsonrpc":"2.0","id":1,"result":[]}',
+        '{"jsonrpc":"2.0","id":1,"result":null}',
+        '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}',
+        '{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"y"}}',
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32602}}',
+        '{"jsonrpc":"2.0","id":1,"error":null}',
+        '{"jsonrpc":"2.0","result":{}}',
+        '{"jsonrpc":"2.0"}',
+        "{}",
+        '{"jsonrpc":"2.0","id":1,"id":"1","method":"ping"}',
+        '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":1,"result":{},"result":{"tools":[]}}',
+        '{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":1,"result":{"n":123456789012345678901234567890}}',
+        '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+        '{"jsonrpc":"2.0","id":1,"result":{"s":"\\ud800"}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"n":NaN}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"n":Infinity}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"n":1e999}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"s":"tab\there"}}',
+        '{"jsonrpc":"2.0","id":1,"result":{}} x',
+        '{"jsonrpc":"2.0","id":1,"result":{}}\x0c',
+        '{"jsonrpc":"2.0","id":1,"result":{}} \t ',
+        '{"jsonrpc":"2.0","id":1,"result":{}}{}',
+        '{"jsonrpc":"2.0","id":1,"result":{}',
+        '{"jsonrpc":"2.0","id":1,"result":{"a":tru}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"a":[1,]}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"a":01}}',
+        '{"jsonrpc":"2.0", "id" : 1 , "result" : { } }',
+        '{ "jsonrpc":"2.0","id":1,"result":{}}',
+        '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"c"}}',
+        '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}',
+        '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}',
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2026-07-28"}}',
+        '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05"}}',
+        '{"jsonrpc":"2.0","id":"é","method":"ping"}',
+        '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+        "[]",
+        "7",
+        '"text"',
+        "",
+    ]
+)
 
 
 @st.composite
 def bent_transcripts(draw: st.DrawFn) -> list[str]:
     base = split_lines(draw(transcripts()))
     for _ in range(draw(st.integers(0, 6))):
-        base.insert(draw(st.integers(0, len(base))), draw(awkward_lines) + draw(st.sampled_from(["\n", "\r\n"])))
+        base.insert(
+            draw(st.integers(0, len(base))),
+            draw(awkward_lines) + draw(st.sampled_from(["\n", "\r\n"])),
+        )
     return base
 
 
 @SETTINGS
 @given(lines=bent_transcripts(), fixing=st.booleans())
-def test_generated_transcripts_unchanged(lines: list[str], fixing: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_generated_transcripts_unchanged(
+    lines: list[str], fixing: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     options = Options(mode=Mode.FIX if fixing else Mode.CHECK)
     fast, exact = _both(lines, options, monkeypatch)
     assert fast == exact

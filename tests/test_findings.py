@@ -16,7 +16,19 @@ from tests.conftest import RECORDED, run_cli
 
 
 def finding(line: int, code: str = "MCP101", path: str = "a.jsonl") -> Finding:
-    return Finding(path, line, 1, code, "slug", Severity.ERROR, f"message {line}", FixSafety.SAFE, line, "t", ("e",))
+    return Finding(
+        path,
+        line,
+        1,
+        code,
+        "slug",
+        Severity.ERROR,
+        f"message {line}",
+        FixSafety.SAFE,
+        line,
+        "t",
+        ("e",),
+    )
 
 
 @pytest.fixture
@@ -49,16 +61,25 @@ def test_clear_and_iadd(small_blocks: None) -> None:
     assert len(packed) == 0 and list(packed) == [] and packed == []
 
 
-def test_packed_reports_match_across_files_and_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_packed_reports_match_across_files_and_formats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The same run with tiny blocks (everything packed, merged across files)
     # must print exactly what it prints with everything in memory.
     for name in ("b", "a", "c"):
         shutil.copyfile(RECORDED / "ts-sdk-1.20.2.jsonl", tmp_path / f"{name}.jsonl")
-    expected = {fmt: run_cli("check", "--format", fmt, str(tmp_path)) for fmt in ("text", "json", "sarif", "junit")}
+    expected = {
+        fmt: run_cli("check", "--format", fmt, str(tmp_path))
+        for fmt in ("text", "json", "sarif", "junit")
+    }
     monkeypatch.setattr(FindingList, "BLOCK", 2)
     for fmt, want in expected.items():
         got = run_cli("check", "--format", fmt, str(tmp_path))
-        assert (got.code, got.out, got.err.split(", ")[0]) == (want.code, want.out, want.err.split(", ")[0])
+        assert (got.code, got.out, got.err.split(", ")[0]) == (
+            want.code,
+            want.out,
+            want.err.split(", ")[0],
+        )
     document = json.loads(expected["json"].out)
     paths = [f["path"] for f in document["findings"]]
     assert paths == sorted(paths) and document["summary"]["findings"] > 10

@@ -56,9 +56,15 @@ def test_broken_document_names_the_line() -> None:
     [
         # A wrapper whose list holds one message: the indented line is a whole value.
         ('{"messages": [\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"}\n]}\n', "json"),
-        ('{"messages": [\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n  {"jsonrpc": "2.0", "id": 1, "result": {}}\n]}\n', "json"),
+        (
+            '{"messages": [\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n  {"jsonrpc": "2.0", "id": 1, "result": {}}\n]}\n',
+            "json",
+        ),
         # A JSONL file whose first line was cut short stays a line format.
-        ('{"jsonrpc": "2.0", "id": 1, "meth\n{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n', "wire"),
+        (
+            '{"jsonrpc": "2.0", "id": 1, "meth\n{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n',
+            "wire",
+        ),
     ],
 )
 def test_document_or_lines_is_told_by_the_second_line(text: str, fmt: str) -> None:

@@ -28,7 +28,9 @@ def _cases() -> list[tuple[str, Path]]:
     return cases
 
 
-@pytest.mark.parametrize(("target", "path"), _cases(), ids=lambda v: v.name if isinstance(v, Path) else v)
+@pytest.mark.parametrize(
+    ("target", "path"), _cases(), ids=lambda v: v.name if isinstance(v, Path) else v
+)
 def test_replay(target: str, path: Path) -> None:
     run_target(target, path.read_bytes())
 

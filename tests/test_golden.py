@@ -25,6 +25,8 @@ CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir() and list(p.glob("i
 def _input(case: Path) -> Path:
     (found,) = case.glob("input.*")
     return found
+
+
 UPDATE = os.environ.get("MCP_TRANSCRIPTS_UPDATE_GOLDEN") == "1"
 
 

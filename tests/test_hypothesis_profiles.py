@@ -17,7 +17,12 @@ PROBE = (
 def _active_profile(**env: str) -> str:
     clean = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE")}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, check=True
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return done.stdout.strip()
 

@@ -66,7 +66,9 @@ def test_fetch_verifies_and_caches(cache: Path) -> None:
 def test_checksum_mismatch_caches_nothing(cache: Path, tmp_path: Path) -> None:
     tampered = tmp_path / "served" / "2025-11-25"
     tampered.mkdir(parents=True)
-    (tampered / "schema.json").write_bytes((OFFICIAL / "2025-11-25" / "schema.json").read_bytes() + b"\n")
+    (tampered / "schema.json").write_bytes(
+        (OFFICIAL / "2025-11-25" / "schema.json").read_bytes() + b"\n"
+    )
     with serve(tmp_path / "served") as url, pytest.raises(InputError, match="checksum mismatch"):
         official.fetch("2025-11-25", url)
     assert not cache.exists() or not list(cache.rglob("*.json"))
@@ -109,7 +111,10 @@ BROKEN_SESSION = (
 @needs_official
 def test_mcp206_validates_the_full_surface() -> None:
     options = Options(mcp_schemas=(str(OFFICIAL / "2025-06-18" / "schema.json"),))
-    found = [(f.line, f.code, f.pointer, f.keyword) for f in check_text(BROKEN_SESSION, options=options).findings]
+    found = [
+        (f.line, f.code, f.pointer, f.keyword)
+        for f in check_text(BROKEN_SESSION, options=options).findings
+    ]
     assert found == [
         (2, "MCP206", "/result", "required"),
         (3, "MCP206", "/params", "required"),
@@ -120,7 +125,9 @@ def test_mcp206_validates_the_full_surface() -> None:
 
 @needs_official
 def test_mcp206_is_quiet_on_real_traffic() -> None:
-    paths = tuple(str(OFFICIAL / v / "schema.json") for v in ("2025-03-26", "2025-06-18", "2025-11-25"))
+    paths = tuple(
+        str(OFFICIAL / v / "schema.json") for v in ("2025-03-26", "2025-06-18", "2025-11-25")
+    )
     for recording in sorted((ROOT / "tests" / "fixtures" / "recorded").glob("*.jsonl")):
         report = check_text(recording.read_text(), options=Options(mcp_schemas=paths))
         assert [f for f in report.findings if f.code == "MCP206"] == [], recording.name

@@ -14,24 +14,44 @@ from migrator.errors import MigratorError, NotATranscriptError
 from migrator.source import split_lines
 from tests.conftest import examples
 
-SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 ids = st.one_of(st.integers(-(2**31), 2**31), st.text(min_size=1, max_size=6))
-json_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8), st.floats(allow_nan=False, allow_infinity=False))
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=8),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
 arguments = st.dictionaries(st.sampled_from(["a", "b", "city", "ü"]), json_scalars, max_size=3)
 versions = st.sampled_from(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
-error_messages = st.sampled_from([
-    "Invalid params",
-    "MCP error -32602: Invalid arguments for tool add: [{\"code\":\"invalid_type\",\"path\":[\"a\"],\"message\":\"Expected number\"}]",
-    "Tool add not found",
-    "Internal error",
-    "upstream API failed: HTTP 502",
-    "[{\"code\":\"invalid_type\",\"path\":[\"params\",\"arguments\"],\"message\":\"Expected object\"}]",
-    "Dates must be in the future",
-])
+error_messages = st.sampled_from(
+    [
+        "Invalid params",
+        'MCP error -32602: Invalid arguments for tool add: [{"code":"invalid_type","path":["a"],"message":"Expected number"}]',
+        "Tool add not found",
+        "Internal error",
+        "upstream API failed: HTTP 502",
+        '[{"code":"invalid_type","path":["params","arguments"],"message":"Expected object"}]',
+        "Dates must be in the future",
+    ]
+)
 TOOLS = [
-    {"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]}},
-    {"name": "forecast", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}},
+    {
+        "name": "add",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"a": {"type": "number"}},
+            "required": ["a"],
+        },
+    },
+    {
+        "name": "forecast",
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
 ]
 
 
@@ -43,10 +63,38 @@ def exchanges(draw: st.DrawFn) -> list[dict[str, Any]]:
         params["arguments"] = draw(arguments)
     request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
     if draw(st.booleans()):
-        response = {"jsonrpc": "2.0", "id": request_id, "error": {"code": draw(st.sampled_from([-32602, -32603, -32601, -32000])), "message": draw(error_messages)}}
+        response = {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "error": {
+                "code": draw(st.sampled_from([-32602, -32603, -32601, -32000])),
+                "message": draw(error_messages),
+            },
+        }
     else:
-        response = {"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": draw(st.text(max_size=10))}], "isError": draw(st.booleans())}}
-    extra = draw(st.sampled_from([[], [{"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}}], [{"jsonrpc": "2.0", "id": request_id, "method": "ping"}]]))
+        response = {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "result": {
+                "content": [{"type": "text", "text": draw(st.text(max_size=10))}],
+                "isError": draw(st.booleans()),
+            },
+        }
+    extra = draw(
+        st.sampled_from(
+            [
+                [],
+                [
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/progress",
+                        "params": {"progressToken": 1, "progress": 1},
+                    }
+                ],
+                [{"jsonrpc": "2.0", "id": request_id, "method": "ping"}],
+            ]
+        )
+    )
     return [request, *extra, response]
 
 
@@ -56,18 +104,38 @@ def transcripts(draw: st.DrawFn) -> str:
     messages: list[Any] = []
     if draw(st.booleans()):
         messages += [
-            {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}},
-            {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}},
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"},
+                },
+            },
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "result": {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "serverInfo": {"name": "s", "version": "1"},
+                },
+            },
         ]
     if draw(st.booleans()):
-        messages += [{"jsonrpc": "2.0", "id": "list", "method": "tools/list"}, {"jsonrpc": "2.0", "id": "list", "result": {"tools": TOOLS}}]
+        messages += [
+            {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": "list", "result": {"tools": TOOLS}},
+        ]
     for exchange in draw(st.lists(exchanges(), max_size=6)):
         messages += exchange
     spaced = draw(st.booleans())
     ascii_only = draw(st.booleans())
     separators = (", ", ": ") if spaced else (",", ":")
     lines = [json.dumps(m, separators=separators, ensure_ascii=ascii_only) for m in messages]
-    noise = draw(st.lists(st.sampled_from(["", "not json", "{\"truncated\":"]), max_size=2))
+    noise = draw(st.lists(st.sampled_from(["", "not json", '{"truncated":']), max_size=2))
     lines += noise
     ending = draw(st.sampled_from(["\n", "\r\n"]))
     text = ending.join(lines)

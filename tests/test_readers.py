@@ -45,7 +45,10 @@ def test_envelope_vocabularies(wrap, expected_reason: str) -> None:
 def test_relative_labels_are_oriented_by_content() -> None:
     # A server-side recorder: it "sends" results and "receives" the client's calls.
     text = (
-        json.dumps({"event": "recv", "data": CALL}) + "\n" + json.dumps({"event": "send", "data": REPLY}) + "\n"
+        json.dumps({"event": "recv", "data": CALL})
+        + "\n"
+        + json.dumps({"event": "send", "data": REPLY})
+        + "\n"
     )
     got = [m.direction for u in units(text) for m in u.messages]
     assert got == [C2S, S2C]
@@ -70,7 +73,8 @@ def test_batch_elements_have_their_own_spans() -> None:
     line = '[{"jsonrpc":"2.0","method":"a"}, {"jsonrpc":"2.0","id":2,"method":"b"}]\n'
     (unit,) = units(line)
     assert [line[m.start : m.end] for m in unit.messages] == [
-        '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","id":2,"method":"b"}'
+        '{"jsonrpc":"2.0","method":"a"}',
+        '{"jsonrpc":"2.0","id":2,"method":"b"}',
     ]
     assert all(m.in_batch for m in unit.messages)
 
@@ -100,7 +104,9 @@ def test_member_spans_and_separators() -> None:
     text = '{ "a" : 1 , "b":[1,2] ,"c": {"d": "\\u00e9"} }'
     members = jsontext.object_members(text, 0)
     assert [(m.key, text[m.value_start : m.value_end]) for m in members] == [
-        ("a", "1"), ("b", "[1,2]"), ("c", '{"d": "\\u00e9"}')
+        ("a", "1"),
+        ("b", "[1,2]"),
+        ("c", '{"d": "\\u00e9"}'),
     ]
     assert members[0].separator(text) == " : "
 
@@ -116,7 +122,11 @@ def test_member_spans_and_separators() -> None:
 )
 def test_style_detection(text: str, items: str, keys: str, ascii_escapes: bool) -> None:
     style = jsontext.detect_style(text)
-    assert (style.item_separator, style.key_separator, style.ensure_ascii) == (items, keys, ascii_escapes)
+    assert (style.item_separator, style.key_separator, style.ensure_ascii) == (
+        items,
+        keys,
+        ascii_escapes,
+    )
 
 
 def test_verbose_names_the_detected_format(tmp_path) -> None:
@@ -125,7 +135,10 @@ def test_verbose_names_the_detected_format(tmp_path) -> None:
     path = tmp_path / "e.jsonl"
     path.write_text(json.dumps({"dir": "c2s", "msg": CALL}) + "\n")
     result = run_cli("check", "-v", str(path))
-    assert f"{path}: envelope (envelope lines: messages under 'msg', direction from 'dir' (c2s=c2s))" in result.err
+    assert (
+        f"{path}: envelope (envelope lines: messages under 'msg', direction from 'dir' (c2s=c2s))"
+        in result.err
+    )
 
 
 def test_check_text_counts_messages() -> None:

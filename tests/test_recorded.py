@@ -51,7 +51,9 @@ def test_old_sdk_fixed_matches_new_sdk_shape() -> None:
         result = message["result"]
         # The same shape the new SDK sends: text content, isError, nothing else but our provenance.
         assert set(result) - {"_meta"} == set(new_message["result"])
-        assert [b["type"] for b in result["content"]] == [b["type"] for b in new_message["result"]["content"]]
+        assert [b["type"] for b in result["content"]] == [
+            b["type"] for b in new_message["result"]["content"]
+        ]
         assert result["isError"] is True
         assert result["_meta"][PROVENANCE_KEY] == original[call_id][1]["error"]
         tool = next(c["tool"] for c in old["calls"] if c["id"] == call_id)
@@ -72,7 +74,9 @@ def test_envelope_and_wire_recordings_agree() -> None:
     old = recording("ts-sdk-old")
     wire = check_text((RECORDED / old["file"]).read_text()).findings
     envelope = check_text((RECORDED / old["envelope"]).read_text()).findings
-    assert [(f.line, f.code, f.request_id) for f in wire] == [(f.line, f.code, f.request_id) for f in envelope]
+    assert [(f.line, f.code, f.request_id) for f in wire] == [
+        (f.line, f.code, f.request_id) for f in envelope
+    ]
 
 
 def test_server_everything_internal_error_dumps_are_validation() -> None:

@@ -31,8 +31,13 @@ pytestmark = [
 def _run(*argv: str | Path, cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     return subprocess.run(
-        [str(a) for a in argv], capture_output=True, text=True, cwd=cwd, env=env,
-        timeout=timeout, check=False,
+        [str(a) for a in argv],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -65,7 +70,9 @@ def test_the_wheel_holds_the_package_its_schemas_and_the_entry_point(dist: Path)
         names = set(archive.namelist())
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         scripts = archive.read(entry_points).decode()
-        metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        metadata = archive.read(
+            next(n for n in names if n.endswith(".dist-info/METADATA"))
+        ).decode()
     schemas = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "schemas").rglob("*.json"))
     assert schemas, "no schemas in the repository"
     for schema in schemas:

@@ -33,7 +33,9 @@ CHANGELOG = """# Changelog
 
 @pytest.fixture(scope="module")
 def notes() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("release_notes", ROOT / "scripts" / "release_notes.py")
+    spec = importlib.util.spec_from_file_location(
+        "release_notes", ROOT / "scripts" / "release_notes.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

@@ -34,7 +34,13 @@ def case(tmp_path: Path, name: str, data: bytes) -> Path:
 
 # (name, bytes, expected codes from check, or "LINE: message" of a file-level input error)
 CATALOGUE: list[tuple[str, bytes, list[str] | str]] = [
-    ("invalid-utf8", b'{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"caf\xe9"}}\n' + CALL.encode() + INVALID.encode(), ["MCP302", "MCP101"]),
+    (
+        "invalid-utf8",
+        b'{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"caf\xe9"}}\n'
+        + CALL.encode()
+        + INVALID.encode(),
+        ["MCP302", "MCP101"],
+    ),
     ("bom", b"\xef\xbb\xbf" + CALL.encode() + INVALID.encode(), ["MCP101"]),
     ("utf16", (CALL + INVALID).encode("utf-16"), "1: the file is UTF-16"),
     ("crlf", (CALL + INVALID).replace("\n", "\r\n").encode(), ["MCP101"]),
@@ -43,23 +49,72 @@ CATALOGUE: list[tuple[str, bytes, list[str] | str]] = [
     ("truncated-last-line", (CALL + INVALID[:40]).encode(), ["MCP301"]),
     ("empty", b"", []),
     ("blank-lines", b"\n\n   \n\r\n", []),
-    ("nested-100000", b"[" * 100_000 + b"]" * 100_000 + b"\n" + (CALL + INVALID).encode(), ["MCP301", "MCP101"]),
-    ("duplicate-keys", (CALL + '{"jsonrpc":"2.0","id":1,"result":{},"result":{"x":1},"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n').encode(), ["MCP201"]),
-    ("duplicate-error-key", (CALL + '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"first"},"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n').encode(), ["MCP101"]),
-    ("nan-infinity", b'{"jsonrpc":"2.0","id":1,"result":{"v":NaN}}\n{"jsonrpc":"2.0","id":2,"result":{"v":-Infinity}}\n', ["MCP301", "MCP301"]),
-    ("integer-5000-digits", ('{"jsonrpc":"2.0","id":' + "7" * 5000 + ',"method":"tools/call","params":{"name":"t","arguments":{}}}\n{"jsonrpc":"2.0","id":' + "7" * 5000 + ',"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n').encode(), ["MCP101"]),
-    ("lone-surrogate", (CALL + '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid arguments for tool t: \\ud800"}}\n').encode(), ["MCP101"]),
+    (
+        "nested-100000",
+        b"[" * 100_000 + b"]" * 100_000 + b"\n" + (CALL + INVALID).encode(),
+        ["MCP301", "MCP101"],
+    ),
+    (
+        "duplicate-keys",
+        (
+            CALL
+            + '{"jsonrpc":"2.0","id":1,"result":{},"result":{"x":1},"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n'
+        ).encode(),
+        ["MCP201"],
+    ),
+    (
+        "duplicate-error-key",
+        (
+            CALL
+            + '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"first"},"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n'
+        ).encode(),
+        ["MCP101"],
+    ),
+    (
+        "nan-infinity",
+        b'{"jsonrpc":"2.0","id":1,"result":{"v":NaN}}\n{"jsonrpc":"2.0","id":2,"result":{"v":-Infinity}}\n',
+        ["MCP301", "MCP301"],
+    ),
+    (
+        "integer-5000-digits",
+        (
+            '{"jsonrpc":"2.0","id":'
+            + "7" * 5000
+            + ',"method":"tools/call","params":{"name":"t","arguments":{}}}\n{"jsonrpc":"2.0","id":'
+            + "7" * 5000
+            + ',"error":{"code":-32602,"message":"Invalid arguments for tool t: bad"}}\n'
+        ).encode(),
+        ["MCP101"],
+    ),
+    (
+        "lone-surrogate",
+        (
+            CALL
+            + '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid arguments for tool t: \\ud800"}}\n'
+        ).encode(),
+        ["MCP101"],
+    ),
     ("float-id", b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n', ["MCP201"]),
-    ("object-id", b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n{"jsonrpc":"2.0","id":{"a":1},"result":{}}\n', ["MCP201", "MCP201"]),
+    (
+        "object-id",
+        b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n{"jsonrpc":"2.0","id":{"a":1},"result":{}}\n',
+        ["MCP201", "MCP201"],
+    ),
     ("null-id", b'{"jsonrpc":"2.0","id":null,"method":"ping"}\n', ["MCP201"]),
     ("response-before-request", (INVALID + CALL).encode(), ["MCP303"]),
     ("id-reused", (CALL + CALL + INVALID).encode(), ["MCP304", "MCP101"]),
-    ("binary", b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\n", "1: NUL bytes"),
+    (
+        "binary",
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\n",
+        "1: NUL bytes",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "data", "expected"), CATALOGUE, ids=[c[0] for c in CATALOGUE])
-def test_catalogue_check_and_fix(tmp_path: Path, name: str, data: bytes, expected: list[str] | str) -> None:
+def test_catalogue_check_and_fix(
+    tmp_path: Path, name: str, data: bytes, expected: list[str] | str
+) -> None:
     path = case(tmp_path, f"{name}.jsonl", data)
     checked = run_cli("check", "--format", "json", str(path))
     if isinstance(expected, str):
@@ -80,7 +135,9 @@ def test_catalogue_check_and_fix(tmp_path: Path, name: str, data: bytes, expecte
         # Only the rewritten line differs; every other line is byte-identical.
         before_lines, after_lines = data.split(b"\n"), after.split(b"\n")
         assert len(before_lines) == len(after_lines)
-        changed = [i for i, (a, b) in enumerate(zip(before_lines, after_lines, strict=True)) if a != b]
+        changed = [
+            i for i, (a, b) in enumerate(zip(before_lines, after_lines, strict=True)) if a != b
+        ]
         assert len(changed) == 1 and b'"isError":true' in after_lines[changed[0]]
         after.decode("utf-8", "surrogateescape")
 
@@ -92,8 +149,12 @@ def test_a_duplicated_member_goes_with_the_rewrite(tmp_path: Path) -> None:
     path = case(tmp_path, "dup.jsonl", (CALL + response).encode())
     assert run_cli("fix", str(path)).code == 0
     fixed = path.read_text().splitlines()[1]
-    assert fixed.count('"error"') == 0 and fixed.startswith('{"jsonrpc": "2.0", "id": 1, "result": {')
-    assert json.loads(fixed)["result"]["content"][0]["text"].startswith("Invalid arguments for tool t: bad")
+    assert fixed.count('"error"') == 0 and fixed.startswith(
+        '{"jsonrpc": "2.0", "id": 1, "result": {'
+    )
+    assert json.loads(fixed)["result"]["content"][0]["text"].startswith(
+        "Invalid arguments for tool t: bad"
+    )
     assert run_cli("check", "--select", "MCP1,MCP2", str(path)).code == 0
 
 
@@ -111,7 +172,9 @@ def test_fix_reports_dangling_and_looping_links_and_goes_on(tmp_path: Path) -> N
         assert (tmp_path / name).read_bytes() != OLD.read_bytes()
 
 
-def test_no_room_for_a_temporary_file_leaves_the_original(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_room_for_a_temporary_file_leaves_the_original(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A folder we may not write in (or a read-only file system): running as
     # root, permissions cannot stop us, so the refusal is made where it happens.
     import tempfile
@@ -126,11 +189,16 @@ def test_no_room_for_a_temporary_file_leaves_the_original(tmp_path: Path, monkey
     monkeypatch.setattr("migrator.writer._open_unnamed", refuse)
     result = run_cli("fix", str(path))
     assert result.code == 2
-    assert f"{path}: cannot create a temporary file beside it (Permission denied); the file is unchanged" in result.err
+    assert (
+        f"{path}: cannot create a temporary file beside it (Permission denied); the file is unchanged"
+        in result.err
+    )
     assert path.read_bytes() == OLD.read_bytes()
 
 
-def test_a_bug_of_ours_exits_2_with_the_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_of_ours_exits_2_with_the_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Exit 1 means "findings" to CI; an internal error must never look like that.
     path = tmp_path / "t.jsonl"
     shutil.copyfile(OLD, path)
@@ -154,7 +222,12 @@ def test_stdin_bytes_survive_a_strict_locale(tmp_path: Path) -> None:
     data = note + CALL.encode() + INVALID.encode()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "PYTHONUTF8": "0"}
     done = subprocess.run(
-        [sys.executable, "-m", "migrator", "fix", "-"], input=data, capture_output=True, env=env, timeout=60, check=False
+        [sys.executable, "-m", "migrator", "fix", "-"],
+        input=data,
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr.decode()
     lines = done.stdout.split(b"\n")
@@ -164,7 +237,9 @@ def test_stdin_bytes_survive_a_strict_locale(tmp_path: Path) -> None:
 
 def test_a_100_mb_single_line(tmp_path: Path) -> None:
     text = "x" * (100 * 1024 * 1024)
-    line = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": text}})
+    line = json.dumps(
+        {"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": text}}
+    )
     path = case(tmp_path, "big.jsonl", (CALL + line + "\n" + INVALID).encode())
     report = api.check_file(path)
     assert [f.code for f in report.findings] == ["MCP101"] and report.messages == 3
@@ -200,7 +275,9 @@ def test_full_disk_leaves_the_original(tmp_path: Path, monkeypatch: pytest.Monke
         def __getattr__(self, name: str) -> object:
             return getattr(self.handle, name)
 
-    monkeypatch.setattr("migrator.writer.os.fdopen", lambda fd, mode: FullDisk(real_fdopen(fd, mode)))
+    monkeypatch.setattr(
+        "migrator.writer.os.fdopen", lambda fd, mode: FullDisk(real_fdopen(fd, mode))
+    )
     result = run_cli("fix", str(path))
     assert result.code == 2
     assert "No space left on device" in result.err and "the file is unchanged" in result.err
@@ -208,7 +285,9 @@ def test_full_disk_leaves_the_original(tmp_path: Path, monkeypatch: pytest.Monke
     assert [p.name for p in tmp_path.iterdir()] == ["t.jsonl"], "no temporary file left"
 
 
-def test_file_changed_while_processing_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_changed_while_processing_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "t.jsonl"
     shutil.copyfile(OLD, path)
     real_iter_lines = api.iter_lines
@@ -222,7 +301,7 @@ def test_file_changed_while_processing_is_refused(tmp_path: Path, monkeypatch: p
     with pytest.raises(WriteError, match="changed while it was being processed"):
         api.fix_file(path, Options())
     assert path.read_bytes().startswith(OLD.read_bytes())
-    assert path.read_bytes().endswith(b"initialized\"}\n")
+    assert path.read_bytes().endswith(b'initialized"}\n')
 
 
 def _big_transcript(tmp_path: Path, messages: int) -> tuple[Path, bytes, bytes]:
@@ -245,7 +324,9 @@ def test_sigkill_at_random_points_leaves_old_or_new(tmp_path: Path) -> None:
     outcomes = set()
     for _ in range(6):
         path.write_bytes(old)
-        proc = subprocess.Popen([sys.executable, "-m", "migrator", "fix", "-q", str(path)], stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "migrator", "fix", "-q", str(path)], stderr=subprocess.DEVNULL
+        )
         time.sleep(rng.uniform(0.05, 1.5))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -258,7 +339,11 @@ def test_sigkill_at_random_points_leaves_old_or_new(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_ctrl_c_during_a_write_leaves_the_original_and_no_temporary_file(tmp_path: Path) -> None:
     path, old, _ = _big_transcript(tmp_path, 60_000)
-    proc = subprocess.Popen([sys.executable, "-m", "migrator", "fix", "-q", str(path)], stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "migrator", "fix", "-q", str(path)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not _writing(proc.pid, tmp_path):  # interrupt while it writes
         assert proc.poll() is None, "fix ended before it began writing"
@@ -295,7 +380,9 @@ FIX_SCRIPTS = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("temporaries", FIX_SCRIPTS)
-def test_sigkill_during_fix_leaves_nothing_behind_after_the_next_run(tmp_path: Path, temporaries: str) -> None:
+def test_sigkill_during_fix_leaves_nothing_behind_after_the_next_run(
+    tmp_path: Path, temporaries: str
+) -> None:
     path, old, new = _big_transcript(tmp_path, 60_000)
     rng = random.Random(19)
     command = [sys.executable, "-c", FIX_SCRIPTS[temporaries], "fix", "-q", str(path)]
@@ -325,7 +412,9 @@ def test_the_next_writer_removes_the_temporaries_of_dead_writers_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("migrator.writer._open_unnamed", lambda folder: None)
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     dead_pid = int(dead.stdout)
     path = tmp_path / "t.jsonl"
     shutil.copyfile(OLD, path)
@@ -335,7 +424,9 @@ def test_the_next_writer_removes_the_temporaries_of_dead_writers_only(
     for temporary in (stale, in_flight, someone_elses):
         temporary.write_text(INVALID)
     assert run_cli("fix", str(path)).code == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, in_flight.name, someone_elses.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [path.name, in_flight.name, someone_elses.name]
+    )
 
 
 def test_a_folder_walk_never_reads_our_temporaries(tmp_path: Path) -> None:
@@ -348,7 +439,9 @@ def test_a_folder_walk_never_reads_our_temporaries(tmp_path: Path) -> None:
 def test_two_concurrent_fixes_end_with_a_correct_file(tmp_path: Path) -> None:
     path, _, new = _big_transcript(tmp_path, 30_000)
     procs = [
-        subprocess.Popen([sys.executable, "-m", "migrator", "fix", str(path)], stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "migrator", "fix", str(path)], stderr=subprocess.PIPE, text=True
+        )
         for _ in range(2)
     ]
     results = [(p.wait(), p.communicate()[1]) for p in procs]
@@ -358,7 +451,11 @@ def test_two_concurrent_fixes_end_with_a_correct_file(tmp_path: Path) -> None:
 
 
 def test_input_errors_name_the_file_and_line(tmp_path: Path) -> None:
-    path = case(tmp_path, "doc.json", b'[\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n  {"jsonrpc": \n]\n')
+    path = case(
+        tmp_path,
+        "doc.json",
+        b'[\n  {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n  {"jsonrpc": \n]\n',
+    )
     result = run_cli("check", str(path))
     assert result.code == 2 and f"{path}:4: not a valid JSON document" in result.err
     with pytest.raises(InputError):

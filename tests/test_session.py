@@ -9,7 +9,9 @@ from migrator.model import Direction, SourceMessage
 from migrator.session import Exchange, SessionTracker
 
 
-def feed(*messages: dict[str, Any], tracker: SessionTracker | None = None) -> tuple[SessionTracker, list[Exchange]]:
+def feed(
+    *messages: dict[str, Any], tracker: SessionTracker | None = None
+) -> tuple[SessionTracker, list[Exchange]]:
     tracker = tracker or SessionTracker()
     out = []
     for line, payload in enumerate(messages, start=1):
@@ -50,7 +52,9 @@ def test_same_id_in_flight_both_ways() -> None:
 
 
 def test_server_ping_with_a_colliding_id() -> None:
-    _, exchanges = feed(req(7, "tools/call", {"name": "x"}), req(7, "ping"), res(7, {}), res(7, {"content": []}))
+    _, exchanges = feed(
+        req(7, "tools/call", {"name": "x"}), req(7, "ping"), res(7, {}), res(7, {"content": []})
+    )
     assert [e.method for e in exchanges] == ["ping", "tools/call"]
     assert "in flight both ways" in exchanges[0].notes[0]
 
@@ -75,7 +79,8 @@ def test_per_request_meta_version() -> None:
 
 def test_catalog_pagination_and_list_changed() -> None:
     tracker, _ = feed(
-        req(1, "tools/list"), res(1, {"tools": [{"name": "a"}], "nextCursor": "2"}),
+        req(1, "tools/list"),
+        res(1, {"tools": [{"name": "a"}], "nextCursor": "2"}),
     )
     catalog = tracker.session.catalog
     assert not catalog.complete and "a" in catalog.tools

@@ -18,10 +18,24 @@ VERSIONS = schemas.SUPPORTED_VERSIONS
 
 def valid_session(version: str) -> str:
     """A small, valid session of one protocol version (2026-07-28: no handshake)."""
-    meta = {"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}}
-    tool: dict[str, Any] = {"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]}}
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    tool: dict[str, Any] = {
+        "name": "add",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"a": {"type": "number"}},
+            "required": ["a"],
+        },
+    }
     if version >= "2025-06-18":
-        tool["outputSchema"] = {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}
+        tool["outputSchema"] = {
+            "type": "object",
+            "properties": {"sum": {"type": "number"}},
+            "required": ["sum"],
+        }
     result: dict[str, Any] = {"content": [{"type": "text", "text": "3"}]}
     if version >= "2025-06-18":
         result["structuredContent"] = {"sum": 3}
@@ -34,8 +48,25 @@ def valid_session(version: str) -> str:
         call_params: dict[str, Any] = {"name": "add", "arguments": {"a": 3}, "_meta": meta}
     else:
         messages += [
-            {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}},
-            {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}},
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"},
+                },
+            },
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "result": {
+                    "protocolVersion": version,
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "s", "version": "1"},
+                },
+            },
             {"jsonrpc": "2.0", "method": "notifications/initialized"},
         ]
         list_params, call_params = {}, {"name": "add", "arguments": {"a": 3}}
@@ -55,9 +86,7 @@ def test_valid_traffic_of_every_version_has_no_findings(version: str) -> None:
     assert report.messages >= 4
 
 
-@pytest.mark.parametrize(
-    "recording", ["ts-sdk-1.32.2.jsonl", "py-sdk-2.3.0.jsonl"]
-)
+@pytest.mark.parametrize("recording", ["ts-sdk-1.32.2.jsonl", "py-sdk-2.3.0.jsonl"])
 def test_real_new_sdk_traffic_is_schema_valid(recording: str) -> None:
     report = check_text((FIXTURES / "recorded" / recording).read_text())
     schema_codes = {f.code for f in report.findings} & {"MCP201", "MCP204", "MCP205"}
@@ -88,14 +117,18 @@ def test_mcp202_needs_a_version() -> None:
 
 
 def test_validators_are_built_once() -> None:
-    assert validation.mcp("2025-11-25", "CallToolResult") is validation.mcp("2025-11-25", "CallToolResult")
+    assert validation.mcp("2025-11-25", "CallToolResult") is validation.mcp(
+        "2025-11-25", "CallToolResult"
+    )
     assert validation.jsonrpc("JSONRPCRequest") is validation.jsonrpc("JSONRPCRequest")
 
 
 def _corpus() -> list[tuple[str, str, Any]]:
     """(version, definition, instance) from every fixture message."""
     items: list[tuple[str, str, Any]] = []
-    for path in sorted(FIXTURES.glob("**/*.jsonl")) + sorted((ROOT / "tests" / "golden").glob("*/input.jsonl")):
+    for path in sorted(FIXTURES.glob("**/*.jsonl")) + sorted(
+        (ROOT / "tests" / "golden").glob("*/input.jsonl")
+    ):
         for line in path.read_text(errors="replace").splitlines():
             try:
                 message = json.loads(line)
@@ -120,24 +153,72 @@ def test_fast_path_agrees_with_the_reference_on_the_fixture_corpus() -> None:
     for version, definition, instance in corpus:
         fast = validation.mcp(version, definition)
         assert fast.compiled is not None
-        assert fast.compiled.is_valid(instance) == fast.reference.is_valid(instance), (version, definition, instance)
+        assert fast.compiled.is_valid(instance) == fast.reference.is_valid(instance), (
+            version,
+            definition,
+            instance,
+        )
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(["type", "text", "content", "isError", "data", "mimeType", "uri", "name", "_meta", "structuredContent", "resultType", "annotations"]), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "text",
+                    "content",
+                    "isError",
+                    "data",
+                    "mimeType",
+                    "uri",
+                    "name",
+                    "_meta",
+                    "structuredContent",
+                    "resultType",
+                    "annotations",
+                ]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 content_blocks = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "image", "audio", "resource", "resource_link", "picture"])},
-    optional={"text": json_values, "data": json_values, "mimeType": json_values, "uri": json_values, "name": json_values, "resource": json_values},
+    optional={
+        "text": json_values,
+        "data": json_values,
+        "mimeType": json_values,
+        "uri": json_values,
+        "name": json_values,
+        "resource": json_values,
+    },
 )
-results = st.fixed_dictionaries({}, optional={"content": st.lists(content_blocks, max_size=3) | json_values, "isError": json_values, "structuredContent": json_values, "resultType": json_values, "_meta": json_values})
+results = st.fixed_dictionaries(
+    {},
+    optional={
+        "content": st.lists(content_blocks, max_size=3) | json_values,
+        "isError": json_values,
+        "structuredContent": json_values,
+        "resultType": json_values,
+        "_meta": json_values,
+    },
+)
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(VERSIONS), results)
-def test_fast_path_agrees_with_the_reference_on_generated_results(version: str, result: dict[str, Any]) -> None:
+def test_fast_path_agrees_with_the_reference_on_generated_results(
+    version: str, result: dict[str, Any]
+) -> None:
     pytest.importorskip("jsonschema_rs", reason="the compiled fast path is not installed")
     fast = validation.mcp(version, "CallToolResult")
     assert fast.compiled.is_valid(result) == fast.reference.is_valid(result)
@@ -163,7 +244,9 @@ def test_tool_schemas_are_shared_by_content() -> None:
 def test_remote_references_are_never_fetched() -> None:
     from referencing.exceptions import Unresolvable
 
-    checker = validation.ToolSchemas().get({"$ref": "https://example.invalid/schema.json"}, "2025-11-25")
+    checker = validation.ToolSchemas().get(
+        {"$ref": "https://example.invalid/schema.json"}, "2025-11-25"
+    )
     assert checker is not None and checker.compiled is None  # jsonschema-rs was refused the fetch
     with pytest.raises(Unresolvable):
         checker.reference.is_valid({})

@@ -36,13 +36,42 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = formatter()
     parser.epilog = EPILOG + "\n\n" + (parser.epilog or "")
     add_input_options(parser)
-    parser.add_argument("--output-format", "--format", dest="output_format", choices=[f.value for f in OutputFormat], default="text", help="how to print findings (default: text)")
-    parser.add_argument("--fail-on", choices=FAIL_ON_CHOICES, default=None, help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})")
-    parser.add_argument("--show-evidence", action="store_true", help="print the evidence behind each finding under it")
-    parser.add_argument("--mcp-schema", action="append", metavar="PATH", help="validate every message against an official MCP schema.json (MCP206); its version comes from its folder name (.../2025-11-25/schema.json); 'cached' uses every schema fetched with `mcp-transcripts schema fetch` (repeatable)")
+    parser.add_argument(
+        "--output-format",
+        "--format",
+        dest="output_format",
+        choices=[f.value for f in OutputFormat],
+        default="text",
+        help="how to print findings (default: text)",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=FAIL_ON_CHOICES,
+        default=None,
+        help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})",
+    )
+    parser.add_argument(
+        "--show-evidence",
+        action="store_true",
+        help="print the evidence behind each finding under it",
+    )
+    parser.add_argument(
+        "--mcp-schema",
+        action="append",
+        metavar="PATH",
+        help="validate every message against an official MCP schema.json (MCP206); its version comes from its folder name (.../2025-11-25/schema.json); 'cached' uses every schema fetched with `mcp-transcripts schema fetch` (repeatable)",
+    )
     baseline = parser.add_mutually_exclusive_group()
-    baseline.add_argument("--baseline", metavar="FILE", help="report only findings not in this baseline; exit 1 if some of its entries no longer occur")
-    baseline.add_argument("--write-baseline", metavar="FILE", help="record the findings in this baseline file and exit 0")
+    baseline.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="report only findings not in this baseline; exit 1 if some of its entries no longer occur",
+    )
+    baseline.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="record the findings in this baseline file and exit 0",
+    )
 
 
 def run(args: argparse.Namespace, io: IO) -> int:
@@ -50,7 +79,9 @@ def run(args: argparse.Namespace, io: IO) -> int:
     from migrator import api
     from migrator.options import Mode
 
-    given = overrides(args, mode=Mode.CHECK, fail_on=args.fail_on, mcp_schemas=tuple(args.mcp_schema or ()))
+    given = overrides(
+        args, mode=Mode.CHECK, fail_on=args.fail_on, mcp_schemas=tuple(args.mcp_schema or ())
+    )
     config, options = settings(io, given, verbose=args.verbose)
     fail_on = config.fail_level(given)
     result = run_files(args, io, config, options)
@@ -61,8 +92,12 @@ def run(args: argparse.Namespace, io: IO) -> int:
 
         result = load_baseline(args.baseline).filter(result, options.selected)
         if args.verbose:
-            io.stderr.write(f"mcp-transcripts: baseline {args.baseline}: {result.known} known, {result.tally().findings} new, {len(result.stale)} stale\n")
-    api.write_report(result, io.stdout, args.output_format, show_evidence=args.show_evidence, fail_on=fail_on)
+            io.stderr.write(
+                f"mcp-transcripts: baseline {args.baseline}: {result.known} known, {result.tally().findings} new, {len(result.stale)} stale\n"
+            )
+    api.write_report(
+        result, io.stdout, args.output_format, show_evidence=args.show_evidence, fail_on=fail_on
+    )
     if not args.quiet:
         io.stderr.write(result.summary(Mode.CHECK) + "\n")
     if result.stale:

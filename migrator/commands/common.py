@@ -29,17 +29,62 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     """PATH arguments and the options that choose what to read and which rules run."""
     from migrator.readers import InputFormat
 
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="transcript files or folders (walked for *.jsonl, *.ndjson, *.jsonlines, and *.json, *.har, *.yaml, *.yml, mcp*.log files that hold MCP traffic); '-' reads stdin")
-    parser.add_argument("--input-format", choices=[f.value for f in InputFormat], default=None, help="the transcript format (default: detected from the content)")
-    parser.add_argument("--select", action="append", metavar="CODES", help="only these rules: codes, slugs or prefixes such as MCP1, comma-separated (repeatable)")
-    parser.add_argument("--ignore", action="append", metavar="CODES", help="skip these rules (comma-separated, repeatable)")
-    parser.add_argument("--assume-version", metavar="VERSION", help="protocol version for sessions without an initialize handshake, e.g. 2025-11-25")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="transcript files or folders (walked for *.jsonl, *.ndjson, *.jsonlines, and *.json, *.har, *.yaml, *.yml, mcp*.log files that hold MCP traffic); '-' reads stdin",
+    )
+    parser.add_argument(
+        "--input-format",
+        choices=[f.value for f in InputFormat],
+        default=None,
+        help="the transcript format (default: detected from the content)",
+    )
+    parser.add_argument(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="only these rules: codes, slugs or prefixes such as MCP1, comma-separated (repeatable)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        metavar="CODES",
+        help="skip these rules (comma-separated, repeatable)",
+    )
+    parser.add_argument(
+        "--assume-version",
+        metavar="VERSION",
+        help="protocol version for sessions without an initialize handshake, e.g. 2025-11-25",
+    )
     parser.add_argument("--stdin-filename", metavar="NAME", help="the path to report for '-'")
-    parser.add_argument("--config", metavar="FILE", help="the configuration file (default: the nearest .mcp-transcripts.yaml, or pyproject.toml with [tool.mcp-transcripts], from the current folder up)")
-    parser.add_argument("--pair", nargs=2, action="append", metavar=("C2S_FILE", "S2C_FILE"), help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)")
-    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (default: the number of cores when there are several files and over 16 MB to read, else 1)")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the configuration file (default: the nearest .mcp-transcripts.yaml, or pyproject.toml with [tool.mcp-transcripts], from the current folder up)",
+    )
+    parser.add_argument(
+        "--pair",
+        nargs=2,
+        action="append",
+        metavar=("C2S_FILE", "S2C_FILE"),
+        help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="worker processes: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (default: the number of cores when there are several files and over 16 MB to read, else 1)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
-    parser.add_argument("-v", "--verbose", action="store_true", help="also say which configuration is used, and for each file its format, messages and findings")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also say which configuration is used, and for each file its format, messages and findings",
+    )
 
 
 def _positive(text: str) -> int:
@@ -219,5 +264,3 @@ def _describe(report: FileReport, seconds: float) -> str:
     if report.fixes:
         line += f", {report.fixes} fix{'es' if report.fixes != 1 else ''}"
     return line + f", {seconds:.2f}s"
-
-

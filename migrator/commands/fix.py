@@ -16,10 +16,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = "Rewrite what the rules can fix; every other byte stays as it was."
     parser.formatter_class = formatter()
     add_input_options(parser)
-    parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing; exit 1 if anything would change")
-    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes (MCP102, MCP103, MCP104)")
-    parser.add_argument("--no-provenance", dest="provenance", action="store_false", help='do not keep the original under _meta["io.github.mcp-transcripts/original-error"]')
-    parser.add_argument("--backup", metavar="SUFFIX", help="keep each original next to its rewrite, as PATH + SUFFIX (e.g. .orig)")
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="print a unified diff instead of writing; exit 1 if anything would change",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply unsafe fixes (MCP102, MCP103, MCP104)",
+    )
+    parser.add_argument(
+        "--no-provenance",
+        dest="provenance",
+        action="store_false",
+        help='do not keep the original under _meta["io.github.mcp-transcripts/original-error"]',
+    )
+    parser.add_argument(
+        "--backup",
+        metavar="SUFFIX",
+        help="keep each original next to its rewrite, as PATH + SUFFIX (e.g. .orig)",
+    )
 
 
 def run(args: argparse.Namespace, io: IO) -> int:

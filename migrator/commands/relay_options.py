@@ -142,6 +142,10 @@ def refuse_http_only_options(args: argparse.Namespace) -> None:
     Raises:
         UsageError: one of them was given.
     """
-    for flag, value in (("--listen", args.listen), ("--har", args.har), ("--record-secrets", args.record_secrets)):
+    for flag, value in (
+        ("--listen", args.listen),
+        ("--har", args.har),
+        ("--record-secrets", args.record_secrets),
+    ):
         if value:
             raise UsageError(f"{flag} needs --upstream URL (it is for Streamable HTTP servers)")

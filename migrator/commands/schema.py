@@ -29,9 +29,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     fetch = actions.add_parser("fetch", help="download and verify one version's schema")
-    fetch.add_argument("version", metavar="VERSION", help=f"a protocol version: {', '.join(PINNED_SHA256)}")
+    fetch.add_argument(
+        "version", metavar="VERSION", help=f"a protocol version: {', '.join(PINNED_SHA256)}"
+    )
     fetch.add_argument("--url", help="download from here instead ({version} is filled in)")
-    fetch.add_argument("--sha256", help="expected checksum (required for versions without a pinned one)")
+    fetch.add_argument(
+        "--sha256", help="expected checksum (required for versions without a pinned one)"
+    )
     actions.add_parser("list", help="list the cached schemas")
 
 
@@ -48,5 +52,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     for path in found:
         io.stdout.write(f"{path.parent.name}\t{path}\n")
     if not found:
-        io.stderr.write(f"No schema cached in {official.cache_dir()}; run `mcp-transcripts schema fetch VERSION`.\n")
+        io.stderr.write(
+            f"No schema cached in {official.cache_dir()}; run `mcp-transcripts schema fetch VERSION`.\n"
+        )
     return 0

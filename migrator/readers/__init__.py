@@ -83,18 +83,27 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
         return Detection(_WHOLE_FORMATS[forced](), f"forced by --input-format {forced.value}")
     if forced is InputFormat.AUTO:
         if looks_like_otlp(head):
-            return Detection(OtlpJsonReader(), "an OpenTelemetry trace (OTLP JSON export requests): MCP spans")
+            return Detection(
+                OtlpJsonReader(), "an OpenTelemetry trace (OTLP JSON export requests): MCP spans"
+            )
         # Formats we recognise but cannot read are refused before anything tries them.
         refuse_lookalike(head)
         # HAR before JSON documents (a HAR file is one); the line formats after them.
         if looks_like_txtar(head):
-            return Detection(TxtarReader(), "a txtar archive: messages in its client and server files")
+            return Detection(
+                TxtarReader(), "a txtar archive: messages in its client and server files"
+            )
         if looks_like_har(head):
-            return Detection(HarReader(), "a HAR file (HTTP Archive): messages in request and response bodies")
+            return Detection(
+                HarReader(), "a HAR file (HTTP Archive): messages in request and response bodies"
+            )
         if looks_like_document(head):
             return Detection(JsonDocumentReader(), "a JSON document spanning several lines")
         if looks_like_claude_log(head):
-            return Detection(ClaudeLogReader(), "a Claude Desktop MCP log: messages after 'Message from client/server:'")
+            return Detection(
+                ClaudeLogReader(),
+                "a Claude Desktop MCP log: messages after 'Message from client/server:'",
+            )
         if looks_like_yaml(head):
             return Detection(YamlReader(), "a YAML document with JSON-RPC members")
     values = _sample(head)

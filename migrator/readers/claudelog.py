@@ -96,23 +96,31 @@ def _unit(text: str, line_no: int) -> tuple[Unit, str]:
     start, direction, server = found
     bad = invalid_utf8_column(text)
     if bad is not None:
-        return Unit(text, line_no, problem=Problem(INVALID_UTF8, "line is not valid UTF-8", line_no, bad)), server
+        return Unit(
+            text, line_no, problem=Problem(INVALID_UTF8, "line is not valid UTF-8", line_no, bad)
+        ), server
     truncated = TRUNCATED.search(text, start)
     if truncated is not None:
         # Even when what is left parses, it is not what was sent (a tools/list
         # cut short would list too few tools): report it and read nothing.
         reason = f"Claude Desktop cut this message short ([{truncated.group(1)} chars truncated]); it cannot be read"
-        return Unit(text, line_no, problem=Problem(UNPARSEABLE_LINE, reason, line_no, truncated.start() + 1)), server
+        return Unit(
+            text, line_no, problem=Problem(UNPARSEABLE_LINE, reason, line_no, truncated.start() + 1)
+        ), server
     try:
         end = jsontext.value_end(text, start)
         value = jsontext.DECODER.decode(text[start:end])
     except json.JSONDecodeError as exc:
         reason = f"logged message is not valid JSON: {exc.msg}"
-        return Unit(text, line_no, problem=Problem(UNPARSEABLE_LINE, reason, line_no, exc.pos + 1)), server
+        return Unit(
+            text, line_no, problem=Problem(UNPARSEABLE_LINE, reason, line_no, exc.pos + 1)
+        ), server
     except RecursionError:
         problem = Problem(UNPARSEABLE_LINE, "JSON nested too deeply to read", line_no, start + 1)
         return Unit(text, line_no, problem=problem), server
     except ValueError as exc:  # valid to Python, not to JSON (NaN), or a number too long to read
-        problem = Problem(UNPARSEABLE_LINE, f"logged message is not valid JSON: {exc}", line_no, start + 1)
+        problem = Problem(
+            UNPARSEABLE_LINE, f"logged message is not valid JSON: {exc}", line_no, start + 1
+        )
         return Unit(text, line_no, problem=problem), server
     return Unit(text, line_no, messages_at(text, value, start, end, line_no, direction)), server

@@ -40,7 +40,9 @@ ABSOLUTE_LABELS: dict[str, Direction] = {
 # Labels relative to the recorder: "send" is the client's send when a client
 # recorded, the server's when a server did. The content decides.
 SENT_LABELS = frozenset({"send", "sent", "out", "outgoing", "outbound", "tx", "write", ">", "->"})
-RECEIVED_LABELS = frozenset({"recv", "received", "receive", "in", "incoming", "inbound", "rx", "read", "<", "<-"})
+RECEIVED_LABELS = frozenset(
+    {"recv", "received", "receive", "in", "incoming", "inbound", "rx", "read", "<", "<-"}
+)
 
 # Requests only a client sends; used to orient relative labels.
 CLIENT_ONLY_METHODS = frozenset({
@@ -138,13 +140,19 @@ class EnvelopeReader(Reader):
                 if isinstance(label, str):
                     direction = layout.labels.get(label.lower())
             member = next(
-                m for m in reversed(jsontext.object_members(text, start)) if m.key == layout.message_key
+                m
+                for m in reversed(jsontext.object_members(text, start))
+                if m.key == layout.message_key
             )
             yield Unit(
                 text,
                 line_no,
                 messages_at(
-                    text, value[layout.message_key], member.value_start, member.value_end,
-                    line_no, direction,
+                    text,
+                    value[layout.message_key],
+                    member.value_start,
+                    member.value_end,
+                    line_no,
+                    direction,
                 ),
             )

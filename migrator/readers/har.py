@@ -60,7 +60,9 @@ _HAR_START = re.compile(r'\A\ufeff?\s*\{\s*"log"\s*:\s*\{')
 _ESCAPE = re.compile(
     r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)", re.DOTALL
 )
-_NON_ASCII_ESCAPE = re.compile(r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})")
+_NON_ASCII_ESCAPE = re.compile(
+    r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})"
+)
 _HTML_ESCAPE = re.compile(r"\\u00(?:3[cCeE]|26)")
 
 
@@ -161,7 +163,9 @@ class HarReader(Reader):
         try:
             value = jsontext.DECODER.decode(text[start:])
         except json.JSONDecodeError as exc:
-            raise InputError(f"not a valid HAR file: {exc.msg} (column {exc.colno})", line=exc.lineno) from exc
+            raise InputError(
+                f"not a valid HAR file: {exc.msg} (column {exc.colno})", line=exc.lineno
+            ) from exc
         except RecursionError as exc:
             raise InputError("JSON nested too deeply to read", line=1) from exc
         except ValueError as exc:  # a number too long to read
@@ -186,7 +190,9 @@ class HarReader(Reader):
                 group.append(unit)
                 count += len(unit.messages) + (unit.problem is not None)
         if not count:
-            raise NotATranscriptError("HAR file holds no JSON-RPC messages in a request or response body", line=1)
+            raise NotATranscriptError(
+                "HAR file holds no JSON-RPC messages in a request or response body", line=1
+            )
         for group in sessions.values():
             yield from group
 
@@ -204,9 +210,13 @@ class HarReader(Reader):
             return
         after = apply_edits(self.text, self.edits)
         try:
-            jsontext.DECODER.decode(after[jsontext.skip_ws(after, 1 if after.startswith(BOM) else 0) :])
+            jsontext.DECODER.decode(
+                after[jsontext.skip_ws(after, 1 if after.startswith(BOM) else 0) :]
+            )
         except json.JSONDecodeError as exc:  # a bug, never the user's input
-            raise UnsafeRewriteError(f"rewritten HAR is not valid JSON ({exc.msg}); nothing written", line=exc.lineno) from exc
+            raise UnsafeRewriteError(
+                f"rewritten HAR is not valid JSON ({exc.msg}); nothing written", line=exc.lineno
+            ) from exc
         yield after
 
     def _entry_units(self, entry: dict[str, Any], entry_start: int) -> Iterator[Unit]:
@@ -226,7 +236,9 @@ class HarReader(Reader):
             text_member = _member(text, holder_member.value_start, "text")
             assert text_member is not None
             is_base64 = holder.get("encoding") == "base64"
-            body = _Body(_Literal.at(text, text_member.value_start, text_member.value_end), is_base64)
+            body = _Body(
+                _Literal.at(text, text_member.value_start, text_member.value_end), is_base64
+            )
             decoded = holder["text"]
             if is_base64:
                 try:
@@ -237,7 +249,9 @@ class HarReader(Reader):
             unit = self._unit(decoded, body, direction, "event-stream" in mime)
             if unit is None:
                 continue
-            body.content_size = _number(text, holder_member.value_start, size_key, holder) if size_key else None
+            body.content_size = (
+                _number(text, holder_member.value_start, size_key, holder) if size_key else None
+            )
             body.body_size = _number(text, part_member.value_start, "bodySize", part)
             body.headers_size = _number(text, part_member.value_start, "headersSize", part)
             body.length_header = _length_header(text, part_member.value_start, part)
@@ -248,7 +262,11 @@ class HarReader(Reader):
         literal = body.literal
         line, _ = self._position(literal.start)
         stream = sse or (not decoded.lstrip().startswith(("{", "[")) and "data:" in decoded)
-        spans = _sse_spans(decoded) if stream else [(jsontext.skip_ws(decoded, 0), len(decoded.rstrip()))]
+        spans = (
+            _sse_spans(decoded)
+            if stream
+            else [(jsontext.skip_ws(decoded, 0), len(decoded.rstrip()))]
+        )
         messages: list[SourceMessage] = []
         for start, end in spans:
             if start >= end:
@@ -262,7 +280,9 @@ class HarReader(Reader):
                 if '"jsonrpc"' not in decoded[start:end] or body.base64:
                     continue  # some other JSON or text: not ours
                 at_line, column = self._position(literal.raw(min(exc.pos, len(decoded))))
-                problem = Problem(UNPARSEABLE_LINE, f"body is not valid JSON: {exc.msg}", at_line, column)
+                problem = Problem(
+                    UNPARSEABLE_LINE, f"body is not valid JSON: {exc.msg}", at_line, column
+                )
                 return Unit(decoded, line, problem=problem)
             except (RecursionError, ValueError):
                 continue  # nested too deeply, NaN, a number too long: not a message we can rewrite
@@ -373,8 +393,14 @@ def _body_edits(text: str, body: _Body, old: str, new: str) -> list[Edit]:
     for number in (body.content_size,):
         if number is not None:
             edits.append(Edit(number.start, number.end, str(number.value + delta)))
-    if body.body_size is not None and body.body_size.value in (measured, old_length) and body.body_size.value > 0:
-        edits.append(Edit(body.body_size.start, body.body_size.end, str(body.body_size.value + delta)))
+    if (
+        body.body_size is not None
+        and body.body_size.value in (measured, old_length)
+        and body.body_size.value > 0
+    ):
+        edits.append(
+            Edit(body.body_size.start, body.body_size.end, str(body.body_size.value + delta))
+        )
     header = body.length_header
     if header is not None and header.value in (measured, old_length):
         value = str(header.value + delta)

@@ -84,7 +84,9 @@ def shape(value: Any) -> str | None:
         objects = [v for v in value if isinstance(v, dict)]
         if objects and all(looks_like_message(v) for v in objects):
             return "messages"
-        if objects and all(v.get("direction") in INSPECTOR_KINDS and "message" in v for v in objects):
+        if objects and all(
+            v.get("direction") in INSPECTOR_KINDS and "message" in v for v in objects
+        ):
             return "inspector"
         if detect_layout(objects) is not None:
             return "envelopes"
@@ -115,20 +117,26 @@ class JsonDocumentReader(Reader):
         try:
             value = jsontext.DECODER.decode(text[start:])
         except json.JSONDecodeError as exc:
-            raise InputError(f"not a valid JSON document: {exc.msg} (column {exc.colno})", line=exc.lineno) from exc
+            raise InputError(
+                f"not a valid JSON document: {exc.msg} (column {exc.colno})", line=exc.lineno
+            ) from exc
         except jsontext.NotJsonError as exc:
             raise InputError(f"not a valid JSON document: {exc}", line=1) from exc
         except RecursionError as exc:
             raise InputError("JSON nested too deeply to read", line=1) from exc
         self.shape = shape(value)
         if self.shape is None:
-            raise NotATranscriptError("JSON document holds no JSON-RPC messages in a known layout", line=1)
+            raise NotATranscriptError(
+                "JSON document holds no JSON-RPC messages in a known layout", line=1
+            )
         line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         messages = []
         for found in _locate(text, start, value, self.shape):
             line = bisect.bisect_right(line_starts, found.start)
             column = found.start - line_starts[line - 1] + 1
-            messages.append(SourceMessage(found.value, found.start, found.end, line, column, found.direction))
+            messages.append(
+                SourceMessage(found.value, found.start, found.end, line, column, found.direction)
+            )
         yield Unit(text, 1, messages)
 
 
@@ -149,7 +157,9 @@ def _locate(text: str, start: int, value: Any, kind: str) -> Iterator[Located]:
     elif kind == "inspector":
         for item, (s, _) in zip(value, jsontext.array_elements(text, start), strict=True):
             origin = item.get("origin")
-            direction = {"client": C2S, "server": S2C}.get(origin) if isinstance(origin, str) else None
+            direction = (
+                {"client": C2S, "server": S2C}.get(origin) if isinstance(origin, str) else None
+            )
             member = _member(text, s, "message")
             yield Located(item["message"], member.value_start, member.value_end, direction)
             if looks_like_message(item.get("response")):
@@ -164,14 +174,18 @@ def _locate(text: str, start: int, value: Any, kind: str) -> Iterator[Located]:
                 part = item.get(key)
                 if looks_like_message(part):
                     member = _member(text, s, key)
-                    yield from _messages_in(text, part, member.value_start, member.value_end, direction)
+                    yield from _messages_in(
+                        text, part, member.value_start, member.value_end, direction
+                    )
     else:  # "wrapped:<key>"
         key = kind.split(":", 1)[1]
         member = _member(text, start, key)
         yield from _locate(text, member.value_start, value[key], "messages")
 
 
-def _messages_in(text: str, value: Any, start: int, end: int, direction: Direction) -> Iterator[Located]:
+def _messages_in(
+    text: str, value: Any, start: int, end: int, direction: Direction
+) -> Iterator[Located]:
     # A cassette response may hold several messages (a streamed SSE answer).
     if isinstance(value, list):
         for item, (s, e) in zip(value, jsontext.array_elements(text, start), strict=True):

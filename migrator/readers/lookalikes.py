@@ -49,9 +49,19 @@ LOOKALIKES = (
         "a VCR.py cassette (JSON: HTTP interactions whose bodies are strings)",
         _signs(r'"interactions"\s*:', r'"uri"\s*:\s*"https?://'),
     ),
-    Lookalike("a Ruby VCR cassette (http_interactions)", _signs(r'^http_interactions:|"http_interactions"\s*:')),
-    Lookalike("a nock recording (scope, method, path and status per call)", _signs(r'"scope"\s*:\s*"https?://', r'"path"\s*:', r'"status"\s*:')),
-    Lookalike("a Postman collection (requests to send, not traffic)", _signs(r"_postman_id|schema\.getpostman\.com"), "not supported: it holds no responses"),
+    Lookalike(
+        "a Ruby VCR cassette (http_interactions)",
+        _signs(r'^http_interactions:|"http_interactions"\s*:'),
+    ),
+    Lookalike(
+        "a nock recording (scope, method, path and status per call)",
+        _signs(r'"scope"\s*:\s*"https?://', r'"path"\s*:', r'"status"\s*:'),
+    ),
+    Lookalike(
+        "a Postman collection (requests to send, not traffic)",
+        _signs(r"_postman_id|schema\.getpostman\.com"),
+        "not supported: it holds no responses",
+    ),
     Lookalike(
         "a Chrome DevTools network log (Network.* protocol events)",
         _signs(r'"method"\s*:\s*"Network\.'),

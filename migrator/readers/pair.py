@@ -94,13 +94,18 @@ def read_side(path: str, direction: Direction, forced: InputFormat) -> Side:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from exc
     if forced not in (InputFormat.AUTO, InputFormat.WIRE, InputFormat.ENVELOPE):
-        raise UsageError(f"--input-format {forced.value} cannot be merged: a pair is two JSONL files")
+        raise UsageError(
+            f"--input-format {forced.value} cannot be merged: a pair is two JSONL files"
+        )
     lines = split_lines(text)
     try:
         detection = detect(lines[:SAMPLE_LINES], forced)
         reader = detection.reader
         if reader.name not in ("wire", "envelope"):
-            raise InputError(f"a pair is two JSONL files (wire or envelope); this one reads as {reader.name}", line=1)
+            raise InputError(
+                f"a pair is two JSONL files (wire or envelope); this one reads as {reader.name}",
+                line=1,
+            )
         units = list(reader.units(lines))
     except MigratorError as exc:
         exc.path = exc.path or path
@@ -155,7 +160,11 @@ def merge_pair(c2s: Side, s2c: Side) -> Merged:
     timed = c2s.timed and s2c.timed
     merger = _Merger(c2s, s2c, timed)
     order = merger.run()
-    how = "merged by the times of the envelopes" if timed else "merged by causality (each answer right after its request)"
+    how = (
+        "merged by the times of the envelopes"
+        if timed
+        else "merged by causality (each answer right after its request)"
+    )
     return Merged(order, how)
 
 
@@ -203,17 +212,25 @@ class _Merger:
                 earlier = 0 if times[0] < times[1] else 1
                 key = waiting[earlier]
                 if key is not None:
-                    raise self._contradiction(earlier, heads[earlier], key, "its time is earlier than the request's")
+                    raise self._contradiction(
+                        earlier, heads[earlier], key, "its time is earlier than the request's"
+                    )
                 return earlier
         if waiting[0] is not None and waiting[1] is not None:
-            raise self._contradiction(1, second, waiting[1], "each file waits for a later line of the other")
+            raise self._contradiction(
+                1, second, waiting[1], "each file waits for a later line of the other"
+            )
         if waiting[1] is not None:
             return 0
         # Server messages go as early as the client's allow. Notifications and
         # server requests go with the answer that follows them: before the next
         # client line only if that answer's request has been sent already.
         ahead = self.next_answer[self.cursor[1]]
-        if ahead is not None and ahead != self.cursor[1] and self._waits_for(1, self.sides[1].units[ahead]) is not None:
+        if (
+            ahead is not None
+            and ahead != self.cursor[1]
+            and self._waits_for(1, self.sides[1].units[ahead]) is not None
+        ):
             return 0
         return 1
 
@@ -240,7 +257,10 @@ class _Merger:
                 key = id_key(message.payload["id"])
                 self.requests_left[i][key] -= 1
                 self.pending[i][key] = self.cursor[i]
-            elif kind is Kind.NOTIFICATION and message.payload.get("method") == "notifications/cancelled":
+            elif (
+                kind is Kind.NOTIFICATION
+                and message.payload.get("method") == "notifications/cancelled"
+            ):
                 params = message.payload.get("params")
                 if isinstance(params, dict) and "requestId" in params:
                     self.pending[i].pop(id_key(params["requestId"]), None)
@@ -282,7 +302,9 @@ def _count(units: list[Unit], kind: Kind | None) -> dict[tuple[str, Any], int]:
     for unit in units:
         for message in unit.messages:
             is_answer = message.kind in (Kind.RESULT, Kind.ERROR)
-            if (kind is Kind.REQUEST and message.kind is Kind.REQUEST) or (kind is None and is_answer):
+            if (kind is Kind.REQUEST and message.kind is Kind.REQUEST) or (
+                kind is None and is_answer
+            ):
                 key = id_key(message.payload["id"])
                 counts[key] = counts.get(key, 0) + 1
     return counts

@@ -38,7 +38,9 @@ _NAMES = {direction: name for name, direction in SENDERS.items()}
 
 def looks_like_txtar(head: list[str]) -> bool:
     """True when the first lines hold a ``-- client --`` or ``-- server --`` file marker."""
-    return any((m := MARKER.match(line.rstrip("\n"))) and m.group("name") in SENDERS for line in head)
+    return any(
+        (m := MARKER.match(line.rstrip("\n"))) and m.group("name") in SENDERS for line in head
+    )
 
 
 class TxtarReader(Reader):
@@ -53,14 +55,24 @@ class TxtarReader(Reader):
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
         """Yield every unit (text between messages too), messages in wire order."""
         self.order = list(self._file_order(lines))
-        client = [u for u in self.order if u.messages and u.messages[0].direction is Direction.CLIENT_TO_SERVER]
-        server = [u for u in self.order if u.messages and u.messages[0].direction is Direction.SERVER_TO_CLIENT]
+        client = [
+            u
+            for u in self.order
+            if u.messages and u.messages[0].direction is Direction.CLIENT_TO_SERVER
+        ]
+        server = [
+            u
+            for u in self.order
+            if u.messages and u.messages[0].direction is Direction.SERVER_TO_CLIENT
+        ]
         yield from (u for u in self.order if not u.messages)
         waiting = list(client)
         for unit in server:
             answered = _answered_id(unit)
             if answered is not None:
-                request = next((i for i, u in enumerate(waiting) if _request_id(u) == answered), None)
+                request = next(
+                    (i for i, u in enumerate(waiting) if _request_id(u) == answered), None
+                )
                 if request is not None:
                     yield from waiting[: request + 1]
                     del waiting[: request + 1]
@@ -109,7 +121,9 @@ class TxtarReader(Reader):
         elif plain:
             yield Unit("".join(plain), plain_line)
         if not found:
-            raise NotATranscriptError("txtar archive holds no JSON-RPC messages in a client or server file", line=1)
+            raise NotATranscriptError(
+                "txtar archive holds no JSON-RPC messages in a client or server file", line=1
+            )
 
     def _stream(self, body: list[str], first_line: int, sender: Direction) -> Iterator[Unit]:
         """One unit per JSON value of a ``client`` or ``server`` file, and the whitespace between."""
@@ -124,13 +138,21 @@ class TxtarReader(Reader):
             try:
                 value, end = jsontext.DECODER.raw_decode(text, start)
             except (json.JSONDecodeError, jsontext.NotJsonError, RecursionError) as exc:
-                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "too deeply nested"
-                raise InputError(f"not valid JSON in the txtar {_NAMES[sender]} file: {reason}", line=line) from exc
+                reason = (
+                    exc.msg
+                    if isinstance(exc, json.JSONDecodeError)
+                    else str(exc) or "too deeply nested"
+                )
+                raise InputError(
+                    f"not valid JSON in the txtar {_NAMES[sender]} file: {reason}", line=line
+                ) from exc
             # The unit ends with the line break after the value, so plain text never splits a line.
             stop = text.find("\n", end)
             stop = len(text) if stop < 0 else stop + 1
             if text[end:stop].strip():
-                raise InputError(f"extra text after a JSON value in the txtar {_NAMES[sender]} file", line=line)
+                raise InputError(
+                    f"extra text after a JSON value in the txtar {_NAMES[sender]} file", line=line
+                )
             if start > position:
                 yield Unit(text[position:start], first_line + text.count("\n", 0, position))
             piece = text[start:stop]
@@ -144,7 +166,11 @@ class TxtarReader(Reader):
 
 def _answered_id(unit: Unit) -> object:
     payload = unit.messages[0].payload
-    if isinstance(payload, dict) and "method" not in payload and ("result" in payload or "error" in payload):
+    if (
+        isinstance(payload, dict)
+        and "method" not in payload
+        and ("result" in payload or "error" in payload)
+    ):
         return _id_key(payload.get("id"))
     return None
 

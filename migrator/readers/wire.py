@@ -16,7 +16,9 @@ def looks_like_message(value: Any) -> bool:
     if isinstance(value, list):
         return bool(value) and all(looks_like_message(item) for item in value)
     return isinstance(value, dict) and (
-        "jsonrpc" in value or "method" in value or ("id" in value and ("result" in value or "error" in value))
+        "jsonrpc" in value
+        or "method" in value
+        or ("id" in value and ("result" in value or "error" in value))
     )
 
 
@@ -34,7 +36,9 @@ class WireReader(Reader):
 
 def wire_unit(text: str, line_no: int, direction: Direction | None = None) -> Unit:
     """The unit for one wire line; ``direction`` when the caller knows it (a proxy does)."""
-    if invalid_utf8_column(text) is None:  # no bad byte to report (MCP302): envelope first when it can be
+    if (
+        invalid_utf8_column(text) is None
+    ):  # no bad byte to report (MCP302): envelope first when it can be
         message = envelope_message(text, line_no, direction)
         if message is not None:
             return Unit(text, line_no, [message])

@@ -61,7 +61,13 @@ NESTED_RESPONSE_KEYS = (("expect", "response"),)
 
 _Y = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = _Y + "str", _Y + "int", _Y + "float", _Y + "bool", _Y + "null"
-MAP, SEQ, MERGE, TIMESTAMP, BINARY = _Y + "map", _Y + "seq", _Y + "merge", _Y + "timestamp", _Y + "binary"
+MAP, SEQ, MERGE, TIMESTAMP, BINARY = (
+    _Y + "map",
+    _Y + "seq",
+    _Y + "merge",
+    _Y + "timestamp",
+    _Y + "binary",
+)
 # Tags whose values are plain data; timestamps and binaries are kept as the text written.
 ALLOWED_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, MAP, SEQ, MERGE, TIMESTAMP, BINARY})
 
@@ -121,10 +127,14 @@ class _Converter:
     alias_nodes: int = 0
     seen: set[int] = field(default_factory=set)
 
-    def value(self, node: Node, _through_alias: bool = False, _stack: frozenset[int] = frozenset()) -> Any:
+    def value(
+        self, node: Node, _through_alias: bool = False, _stack: frozenset[int] = frozenset()
+    ) -> Any:
         key = id(node)
         if key in _stack:
-            raise InputError("YAML alias refers to itself (a recursive structure)", line=_line(node))
+            raise InputError(
+                "YAML alias refers to itself (a recursive structure)", line=_line(node)
+            )
         through_alias = _through_alias
         if key in self.seen and node.tag in (MAP, SEQ):
             self.aliases += 1
@@ -141,7 +151,7 @@ class _Converter:
                 )
         tag = node.tag
         if tag not in ALLOWED_TAGS:
-            shown = "!!" + tag[len(_Y):] if tag.startswith(_Y) else tag
+            shown = "!!" + tag[len(_Y) :] if tag.startswith(_Y) else tag
             raise InputError(
                 f"YAML tag {shown} is not allowed: a transcript holds plain data, not objects",
                 line=_line(node),
@@ -168,8 +178,12 @@ class _Converter:
                 continue
             key = self.value(key_node, through_alias, stack)
             if isinstance(key, (dict, list)):
-                raise InputError("YAML mapping key is a collection; JSON keys are strings", line=_line(key_node))
-            own[key if isinstance(key, str) else json.dumps(key)] = self.value(value_node, through_alias, stack)
+                raise InputError(
+                    "YAML mapping key is a collection; JSON keys are strings", line=_line(key_node)
+                )
+            own[key if isinstance(key, str) else json.dumps(key)] = self.value(
+                value_node, through_alias, stack
+            )
         return {**{k: v for k, v in merged.items() if k not in own}, **own} if merged else own
 
 
@@ -231,7 +245,9 @@ def compose(text: str) -> Node | None:
             return YAML(typ="rt").compose(text)
     except ReaderError as exc:
         line = text.count("\n", 0, max(exc.position, 0)) + 1
-        raise InputError(f"not valid YAML: {exc.reason} (character {exc.character!r})", line=line) from exc
+        raise InputError(
+            f"not valid YAML: {exc.reason} (character {exc.character!r})", line=line
+        ) from exc
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = int(mark.line) + 1 if mark is not None else 1
@@ -300,10 +316,17 @@ def _walk(node: Node, value: Any, path: tuple[Any, ...], found: list[_Found]) ->
 
 
 def _pair_keys(value: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    request: tuple[str, ...] | None = next(((k,) for k in REQUEST_KEYS if looks_like_message(value.get(k))), None)
-    response: tuple[str, ...] | None = next(((k,) for k in RESPONSE_KEYS if looks_like_message(value.get(k))), None)
+    request: tuple[str, ...] | None = next(
+        ((k,) for k in REQUEST_KEYS if looks_like_message(value.get(k))), None
+    )
+    response: tuple[str, ...] | None = next(
+        ((k,) for k in RESPONSE_KEYS if looks_like_message(value.get(k))), None
+    )
     if response is None:
-        response = next((keys for keys in NESTED_RESPONSE_KEYS if looks_like_message(_get_path(value, keys))), None)
+        response = next(
+            (keys for keys in NESTED_RESPONSE_KEYS if looks_like_message(_get_path(value, keys))),
+            None,
+        )
     return (request, response) if request and response else None
 
 
@@ -337,7 +360,9 @@ def _fixture(
             found.append(_Found(child, part, (*path, *keys), direction))
 
 
-def _envelope(node: Node, value: Any, path: tuple[Any, ...], layout: Any, found: list[_Found]) -> None:
+def _envelope(
+    node: Node, value: Any, path: tuple[Any, ...], layout: Any, found: list[_Found]
+) -> None:
     if not isinstance(value, dict) or not looks_like_message(value.get(layout.message_key)):
         return
     child = _member_node(node, layout.message_key)
@@ -393,11 +418,21 @@ def guess_style(text: str, root: Node) -> _Style:
         if node.tag == MAP and not node.flow_style:
             for key_node, value_node in node.value:
                 column = key_node.start_mark.column
-                if value_node.tag == MAP and not value_node.flow_style and not found_mapping and value_node.value:
+                if (
+                    value_node.tag == MAP
+                    and not value_node.flow_style
+                    and not found_mapping
+                    and value_node.value
+                ):
                     indent = value_node.start_mark.column - column
                     if indent > 0:
                         style.mapping, found_mapping = indent, True
-                if value_node.tag == SEQ and not value_node.flow_style and not found_sequence and value_node.value:
+                if (
+                    value_node.tag == SEQ
+                    and not value_node.flow_style
+                    and not found_sequence
+                    and value_node.value
+                ):
                     offset = value_node.start_mark.column - column
                     first = value_node.value[0]
                     sequence = first.start_mark.column - column
@@ -427,7 +462,9 @@ def _to_ruamel(value: Any, flow: bool, literal: bool) -> Any:
         return seq
     if isinstance(value, str) and "\n" in value:
         # Several lines read best as a literal block; flow style allows only quotes.
-        return LiteralScalarString(value) if literal and not flow else DoubleQuotedScalarString(value)
+        return (
+            LiteralScalarString(value) if literal and not flow else DoubleQuotedScalarString(value)
+        )
     return value
 
 
@@ -439,16 +476,21 @@ def _dump(data: Any, style: _Style) -> str:
     yaml = YAML(typ="rt")
     yaml.width = 1_000_000  # never fold a long line: the rest of the line is the user's
     yaml.indent(mapping=style.mapping, sequence=style.sequence, offset=style.offset)
-    yaml.representer.add_representer(
-        type(None), lambda rep, _: rep.represent_scalar(NULL, "null")
-    )
+    yaml.representer.add_representer(type(None), lambda rep, _: rep.represent_scalar(NULL, "null"))
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue()
 
 
 def render_member(
-    key: str, value: Any, *, key_quote: str | None, flow: bool, flow_context: bool, column: int, style: _Style
+    key: str,
+    value: Any,
+    *,
+    key_quote: str | None,
+    flow: bool,
+    flow_context: bool,
+    column: int,
+    style: _Style,
 ) -> str:
     """``key: value`` as YAML text that starts at ``column`` of a line.
 
@@ -480,10 +522,14 @@ def render_member(
         if _reads_back(text, key, value, flow_context):
             break
     else:
-        raise UnsafeRewriteError(f"could not write the new {key!r} member as YAML that reads back the same")
+        raise UnsafeRewriteError(
+            f"could not write the new {key!r} member as YAML that reads back the same"
+        )
     lines = text.split("\n")
     indent = " " * column
-    return lines[0] + "".join(style.newline + (indent + line if line else line) for line in lines[1:])
+    return lines[0] + "".join(
+        style.newline + (indent + line if line else line) for line in lines[1:]
+    )
 
 
 def _reads_back(text: str, key: str, value: Any, flow_context: bool) -> bool:
@@ -517,14 +563,22 @@ class YamlReader(Reader):
             raise NotATranscriptError("YAML file holds no document", line=1)
         self.document, messages = find_messages(self.root)
         if not messages:
-            raise NotATranscriptError("YAML document holds no JSON-RPC messages in a known layout", line=_line(self.root))
+            raise NotATranscriptError(
+                "YAML document holds no JSON-RPC messages in a known layout", line=_line(self.root)
+            )
         for found in messages:
             try:
                 text = json.dumps(found.value, ensure_ascii=False, separators=(",", ":"))
             except ValueError as exc:  # an integer too long to write
-                raise InputError(f"message cannot be written as JSON: {exc}", line=_line(found.node)) from exc
+                raise InputError(
+                    f"message cannot be written as JSON: {exc}", line=_line(found.node)
+                ) from exc
             line, column = _line(found.node), int(found.node.start_mark.column) + 1
-            unit = Unit(text, line, [SourceMessage(found.value, 0, len(text), line, column, found.direction)])
+            unit = Unit(
+                text,
+                line,
+                [SourceMessage(found.value, 0, len(text), line, column, found.direction)],
+            )
             self.found[id(unit)] = found
             yield unit
 
@@ -544,7 +598,10 @@ class YamlReader(Reader):
         cursor = 0
         for start, end, replacement in sorted(self.edits):
             if start < cursor:
-                raise UnsafeRewriteError("two YAML rewrites overlap (aliases?); nothing written", line=_offset_line(self.text, start))
+                raise UnsafeRewriteError(
+                    "two YAML rewrites overlap (aliases?); nothing written",
+                    line=_offset_line(self.text, start),
+                )
             pieces += [self.text[cursor:start], replacement]
             cursor = end
         pieces.append(self.text[cursor:])
@@ -555,7 +612,9 @@ class YamlReader(Reader):
     def _rewrite(self, found: _Found, new: Any) -> None:
         old = found.value
         if not isinstance(new, dict) or not isinstance(old, dict):
-            raise UnsafeRewriteError("a rewritten YAML message is not a mapping", line=_line(found.node))
+            raise UnsafeRewriteError(
+                "a rewritten YAML message is not a mapping", line=_line(found.node)
+            )
         removed = [k for k in old if k not in new]
         added = [k for k in new if k not in old]
         changed = [k for k in old if k in new and old[k] != new[k]]
@@ -578,7 +637,9 @@ class YamlReader(Reader):
                 new_key, new[new_key], key_quote=key_node.style, flow=flow, flow_context=flow_context,
                 column=int(key_node.start_mark.column), style=style,
             )  # fmt: skip
-            self.edits.append((start, end, _keep_key_comment(self.text, key_node, value_node, rendered)))
+            self.edits.append(
+                (start, end, _keep_key_comment(self.text, key_node, value_node, rendered))
+            )
         self.expected.append((found.path, new))
 
     def _verify(self, new_text: str) -> None:
@@ -590,7 +651,9 @@ class YamlReader(Reader):
             root = compose(new_text)
             actual = _Converter().value(root) if root is not None else None
         except InputError as exc:
-            raise UnsafeRewriteError(f"rewritten YAML does not read back: {exc.message}; nothing written", line=exc.line) from exc
+            raise UnsafeRewriteError(
+                f"rewritten YAML does not read back: {exc.message}; nothing written", line=exc.line
+            ) from exc
         if actual != expected:
             raise UnsafeRewriteError(
                 "rewritten YAML reads back differently than intended (aliases or merge keys?); nothing written",

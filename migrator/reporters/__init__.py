@@ -33,7 +33,9 @@ class OutputFormat(str, Enum):
     AUTO = "auto"  # github under GitHub Actions, else text
 
 
-def resolve_format(name: str | OutputFormat, environ: Mapping[str, str] | None = None) -> OutputFormat:
+def resolve_format(
+    name: str | OutputFormat, environ: Mapping[str, str] | None = None
+) -> OutputFormat:
     """The format ``auto`` stands for here (``github`` when ``GITHUB_ACTIONS=true``); others as given."""
     fmt = OutputFormat(name)
     if fmt is not OutputFormat.AUTO:

@@ -45,7 +45,9 @@ def tree(result: RunResult, fail_on: str = "warning") -> ET.Element:
     suite = ET.Element("testsuite", name=SUITE_NAME)
     failures = 0
     for file in result.files:
-        case = ET.SubElement(suite, "testcase", classname=CLASS_NAME, name=_clean(file.path), file=_clean(file.path))
+        case = ET.SubElement(
+            suite, "testcase", classname=CLASS_NAME, name=_clean(file.path), file=_clean(file.path)
+        )
         passed = []
         for finding in sorted(file.findings):
             if not _is_failure(finding, fail_on):
@@ -53,15 +55,22 @@ def tree(result: RunResult, fail_on: str = "warning") -> ET.Element:
                 continue
             failures += 1
             failure = ET.SubElement(
-                case, "failure", message=_clean(f"{finding.code} {finding.message}"), type=finding.code
+                case,
+                "failure",
+                message=_clean(f"{finding.code} {finding.message}"),
+                type=finding.code,
             )
             failure.text = _clean(_describe(finding))
         if passed:
             ET.SubElement(case, "system-out").text = _clean("\n\n".join(passed))
     for error in result.errors:
         name = error.path or "(input)"
-        case = ET.SubElement(suite, "testcase", classname=CLASS_NAME, name=_clean(name), file=_clean(name))
-        element = ET.SubElement(case, "error", message=_clean(error.message), type=type(error).__name__)
+        case = ET.SubElement(
+            suite, "testcase", classname=CLASS_NAME, name=_clean(name), file=_clean(name)
+        )
+        element = ET.SubElement(
+            case, "error", message=_clean(error.message), type=type(error).__name__
+        )
         element.text = _clean(str(error))
     counts = {
         "tests": str(len(result.files) + len(result.errors)),

@@ -35,7 +35,9 @@ from migrator.reporters.support import (
 from migrator.results import RunResult
 
 SARIF_VERSION = "2.1.0"
-SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SARIF_SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 FINGERPRINT = "mcpMigrate/v1"
 
@@ -57,7 +59,10 @@ def rules() -> list[dict[str, Any]]:
             "id": info.code,
             "name": info.slug,
             "shortDescription": {"text": info.summary},
-            "fullDescription": {"text": first_paragraph(info.doc), "markdown": first_paragraph(info.doc)},
+            "fullDescription": {
+                "text": first_paragraph(info.doc),
+                "markdown": first_paragraph(info.doc),
+            },
             "help": {"text": info.doc.strip(), "markdown": info.doc.strip()},
             "helpUri": rule_url(info.code),
             "defaultConfiguration": {"level": LEVEL[info.default_severity]},

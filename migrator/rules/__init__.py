@@ -202,7 +202,9 @@ class RuleSet:
     """
 
     tool_call: tuple[ToolCallRule, ...]
-    by_outcome: dict[Outcome, tuple[ToolCallRule, ...]]  # the tools/call rules that judge each verdict
+    by_outcome: dict[
+        Outcome, tuple[ToolCallRule, ...]
+    ]  # the tools/call rules that judge each verdict
     validators: tuple[ValidationRule, ...]
     codes: frozenset[str]  # every enabled code, MCP3xx reader problems included
     message_table: dict[tuple[Kind, str | None], tuple[MessageHook, ...]]
@@ -258,12 +260,16 @@ def rule_set(selected: frozenset[str] | None, official_schemas: bool = False) ->
     return RuleSet(
         tool_call=tool_call,
         by_outcome={
-            outcome: tuple(rule for rule in tool_call if rule.outcomes is None or outcome in rule.outcomes)
+            outcome: tuple(
+                rule for rule in tool_call if rule.outcomes is None or outcome in rule.outcomes
+            )
             for outcome in Outcome
         },
         validators=validators,
         codes=frozenset(info.code for info in all_rules() if enabled(info.code)),
-        message_table={(kind, method): message_hooks(kind, method) for kind in Kind for method in named},
+        message_table={
+            (kind, method): message_hooks(kind, method) for kind in Kind for method in named
+        },
         any_method={kind: message_hooks(kind, unnamed) for kind in Kind},
         exchange_table={method: exchange_hooks(method) for method in exchange_named},
         any_exchange=exchange_hooks(unnamed),

@@ -156,13 +156,17 @@ class ValidationRule:
 
     def wants_message(self, kind: Kind, method: str | None) -> bool:
         """Whether :meth:`check_message` looks at messages of this kind and method."""
-        return (self.kinds is None or kind in self.kinds) and (self.methods is None or method in self.methods)
+        return (self.kinds is None or kind in self.kinds) and (
+            self.methods is None or method in self.methods
+        )
 
     def wants_exchange(self, method: str | None) -> bool:
         """Whether :meth:`check_exchange` looks at exchanges of this request method."""
         return self.exchange_methods is None or method in self.exchange_methods
 
-    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+    def check_message(
+        self, message: SourceMessage, session: Session, ctx: RuleContext
+    ) -> list[Finding]:
         """Findings on one message as it arrives (before it is paired)."""
         return []
 

@@ -85,7 +85,10 @@ class ValidationErrorAsProtocolError(ToolCallRule):
         return Severity.WARNING
 
     def check(self, exchange: Exchange, verdict: Verdict, ctx: RuleContext) -> Hit | None:
-        if verdict.outcome is not Outcome.INPUT_VALIDATION or "error" not in exchange.response.payload:
+        if (
+            verdict.outcome is not Outcome.INPUT_VALIDATION
+            or "error" not in exchange.response.payload
+        ):
             return None
         error = exchange.response.payload["error"]
         code = error.get("code") if isinstance(error, dict) else None

@@ -94,11 +94,15 @@ def well_formed(payload: dict[str, Any]) -> bool:
     if payload.get("jsonrpc") != "2.0":
         return False
     if "method" in payload:
-        if type(payload["method"]) is not str or ("params" in payload and type(payload["params"]) is not dict):
+        if type(payload["method"]) is not str or (
+            "params" in payload and type(payload["params"]) is not dict
+        ):
             return False
         return "id" not in payload or _is_id(payload["id"])
     if "result" in payload:
-        return "error" not in payload and type(payload["result"]) is dict and _is_id(payload.get("id"))
+        return (
+            "error" not in payload and type(payload["result"]) is dict and _is_id(payload.get("id"))
+        )
     error = payload.get("error")
     if type(error) is not dict or ("id" in payload and not _is_id(payload["id"])):
         return False
@@ -114,7 +118,9 @@ def envelope_well_formed(envelope: Envelope) -> bool:
     if envelope.jsonrpc != "2.0":
         return False
     if envelope.method is not UNSET:
-        if type(envelope.method) is not str or (envelope.params and not object_starts(envelope.params)):
+        if type(envelope.method) is not str or (
+            envelope.params and not object_starts(envelope.params)
+        ):
             return False
         return envelope.id is UNSET or _is_id(envelope.id)
     if envelope.result:
@@ -126,26 +132,65 @@ def envelope_well_formed(envelope: Envelope) -> bool:
 class InvalidJsonRpcMessage(ValidationRule):
     """MCP201."""
 
-    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+    def check_message(
+        self, message: SourceMessage, session: Session, ctx: RuleContext
+    ) -> list[Finding]:
         envelope = message.envelope
         if envelope is not None and envelope_well_formed(envelope):  # most messages: no decode
             return []
         payload = message.payload
         if isinstance(payload, list):
-            return [self.at(message, ctx, "an empty batch: JSON-RPC requires at least one message", pointer="", keyword="minItems")]
+            return [
+                self.at(
+                    message,
+                    ctx,
+                    "an empty batch: JSON-RPC requires at least one message",
+                    pointer="",
+                    keyword="minItems",
+                )
+            ]
         if not isinstance(payload, dict):
-            return [self.at(message, ctx, f"not a JSON-RPC message: a JSON {type(payload).__name__}, not an object", pointer="", keyword="type")]
+            return [
+                self.at(
+                    message,
+                    ctx,
+                    f"not a JSON-RPC message: a JSON {type(payload).__name__}, not an object",
+                    pointer="",
+                    keyword="type",
+                )
+            ]
         if "result" in payload and "error" in payload:
-            return [self.at(message, ctx, "a response has both result and error", pointer="", keyword="oneOf")]
+            return [
+                self.at(
+                    message,
+                    ctx,
+                    "a response has both result and error",
+                    pointer="",
+                    keyword="oneOf",
+                )
+            ]
         if well_formed(payload):
             return []
         definition = definition_for(payload)
         if definition is None:
-            return [self.at(message, ctx, "neither a request, a notification nor a response: no method, result or error", pointer="", keyword="anyOf")]
+            return [
+                self.at(
+                    message,
+                    ctx,
+                    "neither a request, a notification nor a response: no method, result or error",
+                    pointer="",
+                    keyword="anyOf",
+                )
+            ]
         problem = validation.jsonrpc(definition).problem(payload)
         if problem is None:
             return []
-        kind = definition.removeprefix("JSONRPC").replace("ResultResponse", "response").replace("ErrorResponse", "error response").lower()
+        kind = (
+            definition.removeprefix("JSONRPC")
+            .replace("ResultResponse", "response")
+            .replace("ErrorResponse", "error response")
+            .lower()
+        )
         return [
             self.at(
                 message, ctx, f"invalid JSON-RPC {kind}: {problem.message}",

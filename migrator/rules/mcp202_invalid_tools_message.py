@@ -63,9 +63,7 @@ INFO = RuleInfo(
     fix=FixSafety.NONE,
     doc=__doc__ or "",
     summary_zh="违反会话版本 schema 的 tools/list 或 tools/call 请求或结果",
-    why_zh=(
-        "客户端按协商版本的 schema 检查结果；以另一个版本的结构作答的服务器会让客户端出错。"
-    ),
+    why_zh=("客户端按协商版本的 schema 检查结果；以另一个版本的结构作答的服务器会让客户端出错。"),
 )
 
 REQUESTS = {"tools/list": "ListToolsRequest", "tools/call": "CallToolRequest"}
@@ -80,7 +78,9 @@ class InvalidToolsMessage(ValidationRule):
     methods = frozenset(REQUESTS)
     exchange_methods = frozenset(RESULTS)
 
-    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+    def check_message(
+        self, message: SourceMessage, session: Session, ctx: RuleContext
+    ) -> list[Finding]:
         if message.kind is not Kind.REQUEST:
             return []
         payload = message.payload
@@ -104,7 +104,15 @@ class InvalidToolsMessage(ValidationRule):
         if "result" not in exchange.response.payload:
             return []
         result = exchange.response.payload["result"]
-        return self._validate(exchange.response, ctx, result, version, definition, "/result", f"{exchange.method} result")
+        return self._validate(
+            exchange.response,
+            ctx,
+            result,
+            version,
+            definition,
+            "/result",
+            f"{exchange.method} result",
+        )
 
     def _validate(
         self, message: SourceMessage, ctx: RuleContext, instance: Any, version: str,

@@ -57,9 +57,7 @@ INFO = RuleInfo(
     fix=FixSafety.NONE,
     doc=__doc__ or "",
     summary_zh="参数违反工具 inputSchema 的 tools/call（说明服务器为何拒绝）",
-    why_zh=(
-        "看清哪些调用无效、错在哪里，就知道需要告诉模型什么，以及服务器的回答是否说清楚了。"
-    ),
+    why_zh=("看清哪些调用无效、错在哪里，就知道需要告诉模型什么，以及服务器的回答是否说清楚了。"),
 )
 
 
@@ -70,9 +68,15 @@ class ArgumentsViolateInputSchema(ValidationRule):
     kinds = frozenset({Kind.REQUEST})
     methods = frozenset({"tools/call"})
 
-    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+    def check_message(
+        self, message: SourceMessage, session: Session, ctx: RuleContext
+    ) -> list[Finding]:
         payload = message.payload
-        if message.kind is not Kind.REQUEST or payload["method"] != "tools/call" or call_shape_problem(payload):
+        if (
+            message.kind is not Kind.REQUEST
+            or payload["method"] != "tools/call"
+            or call_shape_problem(payload)
+        ):
             return []
         if probe_case(payload) is not None:
             return []  # `probe` broke these arguments on purpose: MCP501-504 judge the answer

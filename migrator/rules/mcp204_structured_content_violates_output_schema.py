@@ -56,9 +56,7 @@ INFO = RuleInfo(
     fix=FixSafety.NONE,
     doc=__doc__ or "",
     summary_zh="structuredContent 违反工具 outputSchema 的成功结果",
-    why_zh=(
-        "客户端会按声明的 schema 验证结构化结果，并拒绝不符合的结果，模型因此永远看不到它们。"
-    ),
+    why_zh=("客户端会按声明的 schema 验证结构化结果，并拒绝不符合的结果，模型因此永远看不到它们。"),
 )
 
 

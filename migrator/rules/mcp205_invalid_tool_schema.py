@@ -49,9 +49,7 @@ INFO = RuleInfo(
     fix=FixSafety.NONE,
     doc=__doc__ or "",
     summary_zh="inputSchema 或 outputSchema 不是有效 JSON Schema 的工具",
-    why_zh=(
-        "客户端把这些 schema 交给模型，并用它们验证调用；无效的 schema 会让两者都失效。"
-    ),
+    why_zh=("客户端把这些 schema 交给模型，并用它们验证调用；无效的 schema 会让两者都失效。"),
 )
 
 

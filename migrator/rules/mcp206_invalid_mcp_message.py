@@ -71,7 +71,9 @@ class InvalidMcpMessage(ValidationRule):
 
     needs_official_schemas = True
 
-    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+    def check_message(
+        self, message: SourceMessage, session: Session, ctx: RuleContext
+    ) -> list[Finding]:
         kind = message.kind
         if ctx.official is None or kind not in (Kind.REQUEST, Kind.NOTIFICATION):
             return []
@@ -87,7 +89,9 @@ class InvalidMcpMessage(ValidationRule):
         definition = table.get(method)
         if definition is None:
             return []
-        return self._report(message, ctx, schema.problem(definition, payload), definition, "", version)
+        return self._report(
+            message, ctx, schema.problem(definition, payload), definition, "", version
+        )
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if ctx.official is None or exchange.method is None or exchange.method in LEFT_TO_MCP202:
@@ -101,11 +105,15 @@ class InvalidMcpMessage(ValidationRule):
             if definition is None:
                 return []
             problem = schema.problem(definition, payload["result"])
-            return self._report(exchange.response, ctx, problem, definition, "/result", exchange.version)
+            return self._report(
+                exchange.response, ctx, problem, definition, "/result", exchange.version
+            )
         for definition in ("JSONRPCErrorResponse", "JSONRPCError"):
             if definition in schema.definitions:
                 problem = schema.problem(definition, payload)
-                return self._report(exchange.response, ctx, problem, definition, "", exchange.version)
+                return self._report(
+                    exchange.response, ctx, problem, definition, "", exchange.version
+                )
         return []
 
     def _report(

@@ -40,8 +40,6 @@ INFO = register_info(
         fix=FixSafety.NONE,
         doc=__doc__ or "",
         summary_zh="不是有效 UTF-8 的行（报告，原样保留）",
-        why_zh=(
-            "猜测编码可能改变证据的字节；迁移工具选择报告并保留它们。"
-        ),
+        why_zh=("猜测编码可能改变证据的字节；迁移工具选择报告并保留它们。"),
     )
 )

@@ -49,9 +49,7 @@ INFO = RuleInfo(
     fix=FixSafety.NONE,
     doc=__doc__ or "",
     summary_zh="请求没有出现在其之前的响应（记录从会话中途开始，或行顺序被打乱）",
-    why_zh=(
-        "没有请求的响应是迁移工具无法使用的证据；说明这一点，胜过悄悄跳过。"
-    ),
+    why_zh=("没有请求的响应是迁移工具无法使用的证据；说明这一点，胜过悄悄跳过。"),
 )
 
 
@@ -65,4 +63,10 @@ class ResponseWithoutRequest(ValidationRule):
         if exchange.request is not None:
             return []
         request_id = exchange.response.payload.get("id")
-        return [self.at(exchange.response, ctx, f"response to id {display(request_id)}, but no request with that id came before it")]
+        return [
+            self.at(
+                exchange.response,
+                ctx,
+                f"response to id {display(request_id)}, but no request with that id came before it",
+            )
+        ]

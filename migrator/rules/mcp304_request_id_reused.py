@@ -61,7 +61,9 @@ class RequestIdReused(ValidationRule):
 
     kinds = frozenset({Kind.REQUEST})
 
-    def check_message(self, message: SourceMessage, session: Session, ctx: RuleContext) -> list[Finding]:
+    def check_message(
+        self, message: SourceMessage, session: Session, ctx: RuleContext
+    ) -> list[Finding]:
         if ctx.tracker is None:
             return []
         earlier = ctx.tracker.in_flight(message)

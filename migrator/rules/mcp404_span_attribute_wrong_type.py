@@ -52,7 +52,7 @@ INFO = RuleInfo(
     doc=__doc__ or "",
     summary_zh="MCP span 属性的类型不对，或者不是 OTLP AnyValue",
     why_zh=(
-        "后端按名称和类型为属性建立索引：查询 `jsonrpc.request.id = \"10\"` 匹配不到整数，类型混杂的列会让聚合出错。每种偏差在每个插桩作用域和服务中只报告一次，位于第一个出现它的 span。"
+        '后端按名称和类型为属性建立索引：查询 `jsonrpc.request.id = "10"` 匹配不到整数，类型混杂的列会让聚合出错。每种偏差在每个插桩作用域和服务中只报告一次，位于第一个出现它的 span。'
     ),
     found_in="trace",
 )

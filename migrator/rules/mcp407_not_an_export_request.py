@@ -42,9 +42,7 @@ INFO = register_info(
         fix=FixSafety.NONE,
         doc=__doc__ or "",
         summary_zh="追踪文件中是 JSON、却不是 OTLP 导出请求的行（已跳过）",
-        why_zh=(
-            "悄悄跳过一行，会让 CI 检查在从未读过的追踪上通过。"
-        ),
+        why_zh=("悄悄跳过一行，会让 CI 检查在从未读过的追踪上通过。"),
         found_in="trace",
     )
 )

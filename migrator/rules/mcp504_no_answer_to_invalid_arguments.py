@@ -46,9 +46,7 @@ INFO = register_info(
         fix=FixSafety.NONE,
         doc=__doc__ or "",
         summary_zh="在 --timeout 内没有回应带无效参数的 tools/call（probe）",
-        why_zh=(
-            "客户端一直等到自己的超时，模型什么也得不到；isError 结果会告诉它该改什么。"
-        ),
+        why_zh=("客户端一直等到自己的超时，模型什么也得不到；isError 结果会告诉它该改什么。"),
         found_in="probe",
     )
 )

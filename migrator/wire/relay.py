@@ -164,10 +164,16 @@ class Relay:
             ) from exc
         assert proc.stdin is not None and proc.stdout is not None
         to_server = threading.Thread(
-            target=self._client_to_server, args=(proc.stdin,), name="mcp-transcripts c2s", daemon=True
+            target=self._client_to_server,
+            args=(proc.stdin,),
+            name="mcp-transcripts c2s",
+            daemon=True,
         )
         to_client = threading.Thread(
-            target=self._server_to_client, args=(proc.stdout,), name="mcp-transcripts s2c", daemon=True
+            target=self._server_to_client,
+            args=(proc.stdout,),
+            name="mcp-transcripts s2c",
+            daemon=True,
         )
         restore = _forward_signals(proc)
         try:

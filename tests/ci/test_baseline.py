@@ -59,7 +59,9 @@ def test_a_baselined_run_is_clean(traces: Path) -> None:
     record()
     result = check("--baseline", "baseline.json", "traces")
     assert (result.code, result.out) == (0, "")
-    assert "Found 0 findings in 2 files" in result.err and "5 accepted by the baseline" in result.err
+    assert (
+        "Found 0 findings in 2 files" in result.err and "5 accepted by the baseline" in result.err
+    )
 
 
 def test_keys_survive_lines_moving(traces: Path) -> None:
@@ -76,7 +78,10 @@ def test_new_findings_are_reported(traces: Path) -> None:
     path.write_text(path.read_text() + "not json either\n")
     result = check("--baseline", "baseline.json", "traces")
     assert result.code == 1
-    assert [line.split(": ")[0] + " " + line.split(": ")[1].split()[0] for line in result.out.splitlines()] == [
+    assert [
+        line.split(": ")[0] + " " + line.split(": ")[1].split()[0]
+        for line in result.out.splitlines()
+    ] == [
         "traces/b.jsonl:9:1 MCP301",
         "traces/c.jsonl:6:1 MCP104",
         "traces/c.jsonl:7:1 MCP301",
@@ -99,7 +104,9 @@ def test_stale_entries_fail_with_a_list(traces: Path) -> None:
 def test_entries_of_files_not_read_are_not_stale(traces: Path) -> None:
     record()
     assert check("--baseline", "baseline.json", "traces/b.jsonl").code == 0
-    assert check("--baseline", "baseline.json", "--select", "MCP101", "traces").code == 0  # MCP104 did not run
+    assert (
+        check("--baseline", "baseline.json", "--select", "MCP101", "traces").code == 0
+    )  # MCP104 did not run
 
 
 def test_entries_of_deleted_files_are_stale(traces: Path) -> None:
@@ -107,14 +114,22 @@ def test_entries_of_deleted_files_are_stale(traces: Path) -> None:
     (traces / "b.jsonl").unlink()
     result = check("--baseline", "baseline.json", "traces")
     assert result.code == 1
-    assert "  traces/b.jsonl: MCP101 for request id 4\n  traces/b.jsonl: MCP104 for request id 3\n" in result.err
+    assert (
+        "  traces/b.jsonl: MCP101 for request id 4\n  traces/b.jsonl: MCP104 for request id 3\n"
+        in result.err
+    )
 
 
-def test_paths_are_relative_to_the_baseline_file(traces: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_paths_are_relative_to_the_baseline_file(
+    traces: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     Path("ci").mkdir()
     record("ci/baseline.json")
     document = json.loads(Path("ci/baseline.json").read_text())
-    assert {entry["path"] for entry in document["findings"]} == {"../traces/a.jsonl", "../traces/b.jsonl"}
+    assert {entry["path"] for entry in document["findings"]} == {
+        "../traces/a.jsonl",
+        "../traces/b.jsonl",
+    }
     monkeypatch.chdir(traces)  # from elsewhere, the same baseline still matches
     assert check("--baseline", "../ci/baseline.json", ".").code == 0
 
@@ -122,7 +137,9 @@ def test_paths_are_relative_to_the_baseline_file(traces: Path, monkeypatch: pyte
 def test_reused_request_ids_are_counted(work: Path) -> None:
     write(work, "twice.jsonl", session(broken=False) + session(broken=False))
     document = record("baseline.json", "twice.jsonl")
-    assert {"path": "twice.jsonl", "code": "MCP101", "request_id": 4, "count": 2} in document["findings"]
+    assert {"path": "twice.jsonl", "code": "MCP101", "request_id": 4, "count": 2} in document[
+        "findings"
+    ]
     assert check("--baseline", "baseline.json", "twice.jsonl").code == 0
     write(work, "twice.jsonl", session(broken=False))
     result = check("--baseline", "baseline.json", "twice.jsonl")
@@ -145,11 +162,26 @@ def test_string_and_integer_ids_differ_and_sort(work: Path) -> None:
 
 def test_stdin_uses_the_text_it_read(work: Path) -> None:
     text = session()
-    result = run_cli("check", *SELECT, "--write-baseline", "b.json", "--stdin-filename", "in.jsonl", "-", stdin=text)
+    result = run_cli(
+        "check",
+        *SELECT,
+        "--write-baseline",
+        "b.json",
+        "--stdin-filename",
+        "in.jsonl",
+        "-",
+        stdin=text,
+    )
     assert result.code == 0
     entries = json.loads(Path("b.json").read_text())["findings"]
-    assert {"path": "in.jsonl", "code": "MCP301", "line_hash": line_hash(b"this line is log noise, not JSON")} in entries
-    again = run_cli("check", *SELECT, "--baseline", "b.json", "--stdin-filename", "in.jsonl", "-", stdin=text)
+    assert {
+        "path": "in.jsonl",
+        "code": "MCP301",
+        "line_hash": line_hash(b"this line is log noise, not JSON"),
+    } in entries
+    again = run_cli(
+        "check", *SELECT, "--baseline", "b.json", "--stdin-filename", "in.jsonl", "-", stdin=text
+    )
     assert (again.code, again.out) == (0, "")
 
 
@@ -157,8 +189,14 @@ def test_stdin_uses_the_text_it_read(work: Path) -> None:
     ("content", "message"),
     [
         ("{", "b.json: the baseline is not valid JSON"),
-        ('{"version": 2, "findings": []}', "b.json: not a baseline file: at /version: 1 was expected"),
-        ('{"version": 1, "findings": [{"path": "a", "code": "MCP101"}]}', "b.json: not a baseline file: at /findings/0"),
+        (
+            '{"version": 2, "findings": []}',
+            "b.json: not a baseline file: at /version: 1 was expected",
+        ),
+        (
+            '{"version": 1, "findings": [{"path": "a", "code": "MCP101"}]}',
+            "b.json: not a baseline file: at /findings/0",
+        ),
     ],
 )
 def test_invalid_baseline_exits_2(traces: Path, content: str, message: str) -> None:

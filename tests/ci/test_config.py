@@ -17,16 +17,19 @@ from tests.conftest import run_cli
 
 CONFIG_SCHEMA = REPO / "schemas" / "config.schema.json"
 
-ACME = "\n".join(
-    [
-        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
-        '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"acme","version":"1"}}}',
-        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"q":1}}}',
-        '{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"ACME-422 payload rejected"}}',
-        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nothing","arguments":{}}}',
-        '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"ACME-404 no such thing"}}',
-    ]
-) + "\n"
+ACME = (
+    "\n".join(
+        [
+            '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+            '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"acme","version":"1"}}}',
+            '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup","arguments":{"q":1}}}',
+            '{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"ACME-422 payload rejected"}}',
+            '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nothing","arguments":{}}}',
+            '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"ACME-404 no such thing"}}',
+        ]
+    )
+    + "\n"
+)
 """An in-house server without a tool catalog: its wording is ambiguous (MCP103) until taught."""
 
 
@@ -42,7 +45,11 @@ def test_the_schema_is_strict_2020_12_and_covers_every_setting() -> None:
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["additionalProperties"] is False
-    settings = {f.replace("_", "-") for f in Config.__dataclass_fields__} - {"path", "root", "deprecation"}
+    settings = {f.replace("_", "-") for f in Config.__dataclass_fields__} - {
+        "path",
+        "root",
+        "deprecation",
+    }
     assert set(schema["properties"]) == settings
 
 
@@ -69,7 +76,9 @@ def test_pyproject_counts_only_with_the_table(work: Path) -> None:
     inner.mkdir()
     (inner / "pyproject.toml").write_text('[project]\nname = "x"\n')
     assert find_config(inner) == work / ".mcp-transcripts.yaml"  # no table: keep walking
-    (inner / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.mcp-transcripts]\nfail-on = "error"\n')
+    (inner / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.mcp-transcripts]\nfail-on = "error"\n'
+    )
     assert find_config(inner) == inner / "pyproject.toml"  # the first found stops the walk
     assert discover(inner).fail_on == "error"
 
@@ -92,7 +101,7 @@ def test_explicit_config_errors(work: Path) -> None:
     write(work, "t.jsonl", session())
     missing = run_cli("check", "--config", "nope.yaml", "t.jsonl")
     assert missing.code == 2 and "nope.yaml: no such configuration file" in missing.err
-    (work / "other.toml").write_text('[tool.black]\nline-length = 1\n')
+    (work / "other.toml").write_text("[tool.black]\nline-length = 1\n")
     no_table = run_cli("check", "--config", "other.toml", "t.jsonl")
     assert no_table.code == 2 and "other.toml: has no [tool.mcp-transcripts] table" in no_table.err
 
@@ -104,12 +113,24 @@ def test_explicit_config_errors(work: Path) -> None:
     ("text", "message"),
     [
         ("selekt: [MCP1]\n", "unknown key 'selekt' (known keys: assume-version, exclude, "),
-        ("fail-on: fatal\n", "key 'fail-on': 'fatal' is not one of ['error', 'warning', 'info', 'never']"),
+        (
+            "fail-on: fatal\n",
+            "key 'fail-on': 'fatal' is not one of ['error', 'warning', 'info', 'never']",
+        ),
         ("ignore: MCP104\n", "key 'ignore': 'MCP104' is not of type 'array'"),
         ("select: [MCP9]\n", "key 'select': 'MCP9' names no rule"),
-        ("per-file-ignores:\n  'a/**': [nope]\n", "key 'per-file-ignores'['a/**']: 'nope' names no rule"),
-        ("per-file-ignores:\n  'a/**': [1]\n", "key 'per-file-ignores'['a/**'][0]: 1 is not of type 'string'"),
-        ("validation-patterns: ['(oops']\n", "key 'validation-patterns': '(oops' is not a regular expression"),
+        (
+            "per-file-ignores:\n  'a/**': [nope]\n",
+            "key 'per-file-ignores'['a/**']: 'nope' names no rule",
+        ),
+        (
+            "per-file-ignores:\n  'a/**': [1]\n",
+            "key 'per-file-ignores'['a/**'][0]: 1 is not of type 'string'",
+        ),
+        (
+            "validation-patterns: ['(oops']\n",
+            "key 'validation-patterns': '(oops' is not a regular expression",
+        ),
         ("input-format: xml\n", "key 'input-format': 'xml' is not one of"),
         ("unsafe-fixes: maybe\n", "key 'unsafe-fixes': 'maybe' is not of type 'boolean'"),
         ("assume-version: soon\n", "key 'assume-version': 'soon' does not match"),
@@ -117,7 +138,9 @@ def test_explicit_config_errors(work: Path) -> None:
         ("fail-on: [unclosed\n", "not valid YAML"),
     ],
 )
-def test_invalid_yaml_settings_exit_2_naming_file_and_key(work: Path, text: str, message: str) -> None:
+def test_invalid_yaml_settings_exit_2_naming_file_and_key(
+    work: Path, text: str, message: str
+) -> None:
     write(work, "t.jsonl", session())
     (work / ".mcp-transcripts.yaml").write_text(text)
     result = run_cli("check", "t.jsonl")
@@ -163,11 +186,17 @@ def test_select_ignore_and_extend_select(work: Path) -> None:
 
 def test_cli_flags_win_over_the_configuration(work: Path) -> None:
     write(work, "t.jsonl", session("2025-06-18", broken=False))  # MCP104 info, MCP101 warning
-    (work / ".mcp-transcripts.yaml").write_text("select: [MCP104]\nignore: [MCP101]\nfail-on: error\n")
+    (work / ".mcp-transcripts.yaml").write_text(
+        "select: [MCP104]\nignore: [MCP101]\nfail-on: error\n"
+    )
     assert run_cli("check", "t.jsonl").code == 0  # only an info finding, fail-on error
     assert run_cli("check", "--fail-on", "info", "t.jsonl").code == 1
-    assert codes(run_cli("check", "--select", "MCP101", "t.jsonl").out) == []  # config ignore still applies
-    assert codes(run_cli("check", "--select", "MCP101", "--ignore", "MCP104", "t.jsonl").out) == ["MCP101"]
+    assert (
+        codes(run_cli("check", "--select", "MCP101", "t.jsonl").out) == []
+    )  # config ignore still applies
+    assert codes(run_cli("check", "--select", "MCP101", "--ignore", "MCP104", "t.jsonl").out) == [
+        "MCP101"
+    ]
 
 
 def test_fail_on_from_the_configuration(work: Path) -> None:
@@ -181,7 +210,9 @@ def test_fail_on_from_the_configuration(work: Path) -> None:
 def test_per_file_ignores(work: Path) -> None:
     write(work, "traces/legacy/old.jsonl", session())
     write(work, "traces/new.jsonl", session())
-    (work / ".mcp-transcripts.yaml").write_text("per-file-ignores:\n  'traces/legacy/**': [MCP104, unparseable-line]\n")
+    (work / ".mcp-transcripts.yaml").write_text(
+        "per-file-ignores:\n  'traces/legacy/**': [MCP104, unparseable-line]\n"
+    )
     lines = run_cli("check", *SELECT, "traces").out.splitlines()
     legacy = [line for line in lines if line.startswith("traces/legacy/")]
     assert codes("\n".join(legacy)) == ["MCP101"]
@@ -210,18 +241,24 @@ def test_include_and_exclude_when_walking(work: Path) -> None:
     write(work, "traces/b.json", "[]\n")
     write(work, "traces/vendor/c.jsonl", session())
     write(work, "traces/skip-me.jsonl", session())
-    (work / ".mcp-transcripts.yaml").write_text("include: ['*.jsonl', '*.json']\nexclude: [vendor, 'traces/skip-*']\n")
+    (work / ".mcp-transcripts.yaml").write_text(
+        "include: ['*.jsonl', '*.json']\nexclude: [vendor, 'traces/skip-*']\n"
+    )
     result = run_cli("check", "-v", *SELECT, "traces")
     read = [line.split(":")[0] for line in result.err.splitlines() if line.startswith("traces/")]
     assert read == ["traces/a.jsonl", "traces/b.json"]
     # A file named on the command line is always read.
-    assert run_cli("check", *SELECT, "traces/skip-me.jsonl").out.startswith("traces/skip-me.jsonl:6:1:")
+    assert run_cli("check", *SELECT, "traces/skip-me.jsonl").out.startswith(
+        "traces/skip-me.jsonl:6:1:"
+    )
 
 
 def test_input_format_and_assume_version(work: Path) -> None:
     text = "\n".join(session().splitlines()[4:]) + "\n"  # no initialize: the version is unknown
     write(work, "t.jsonl", text)
-    (work / ".mcp-transcripts.yaml").write_text("assume-version: 2025-11-25\nselect: [MCP101]\n")  # an unquoted YAML date
+    (work / ".mcp-transcripts.yaml").write_text(
+        "assume-version: 2025-11-25\nselect: [MCP101]\n"
+    )  # an unquoted YAML date
     assert discover(work).assume_version == "2025-11-25"
     assert "protocol 2025-11-25 requires" in run_cli("check", "t.jsonl").out
     (work / ".mcp-transcripts.yaml").write_text("input-format: envelope\n")
@@ -233,7 +270,11 @@ def test_input_format_and_assume_version(work: Path) -> None:
 def test_provenance_and_unsafe_fixes_for_fix(work: Path) -> None:
     path = write(work, "t.jsonl", session(broken=False))
     (work / ".mcp-transcripts.yaml").write_text("provenance: false\n")
-    added = [line for line in run_cli("fix", "--diff", "t.jsonl").out.splitlines() if line.startswith("+{")]
+    added = [
+        line
+        for line in run_cli("fix", "--diff", "t.jsonl").out.splitlines()
+        if line.startswith("+{")
+    ]
     assert len(added) == 1 and '"isError":true' in added[0] and "original-error" not in added[0]
     (work / ".mcp-transcripts.yaml").write_text("unsafe-fixes: true\n")
     run_cli("fix", "t.jsonl")
@@ -244,7 +285,9 @@ def test_provenance_and_unsafe_fixes_for_fix(work: Path) -> None:
 def test_message_patterns(work: Path) -> None:
     write(work, "acme.jsonl", ACME)
     assert codes(run_cli("check", "--select", "MCP1", "acme.jsonl").out) == ["MCP103", "MCP103"]
-    (work / ".mcp-transcripts.yaml").write_text("validation-patterns: ['^ACME-422']\nunknown-tool-patterns: ['^ACME-404']\n")
+    (work / ".mcp-transcripts.yaml").write_text(
+        "validation-patterns: ['^ACME-422']\nunknown-tool-patterns: ['^ACME-404']\n"
+    )
     assert codes(run_cli("check", "--select", "MCP1", "acme.jsonl").out) == ["MCP101"]
 
 
@@ -252,7 +295,10 @@ def test_verbose_names_the_configuration(work: Path) -> None:
     write(work, "t.jsonl", session())
     assert "mcp-transcripts: configuration: none found" in run_cli("check", "-v", "t.jsonl").err
     (work / ".mcp-transcripts.yaml").write_text("fail-on: never\n")
-    assert "mcp-transcripts: configuration: .mcp-transcripts.yaml\n" in run_cli("check", "-v", "t.jsonl").err
+    assert (
+        "mcp-transcripts: configuration: .mcp-transcripts.yaml\n"
+        in run_cli("check", "-v", "t.jsonl").err
+    )
 
 
 # -- globs --------------------------------------------------------------------------
@@ -287,7 +333,11 @@ def test_glob_semantics(pattern: str, path: str, matches: bool) -> None:
 
 def test_module_doctest_example() -> None:
     matches = glob_matcher(["legacy/**", "*.ndjson"])
-    assert (matches("legacy/2024/a.jsonl"), matches("x/y.ndjson"), matches("a.jsonl")) == (True, True, False)
+    assert (matches("legacy/2024/a.jsonl"), matches("x/y.ndjson"), matches("a.jsonl")) == (
+        True,
+        True,
+        False,
+    )
     assert config_module.CONFIG_FILES == (".mcp-transcripts.yaml", "pyproject.toml")
 
 
@@ -312,15 +362,21 @@ def test_a_former_pyproject_table_is_read_with_a_deprecation_warning(work: Path)
     (work / "pyproject.toml").write_text('[tool.mcp-migrate]\nselect = ["MCP301"]\n')
     done = run_cli("check", "t.jsonl")
     assert codes(done.out) == ["MCP301"]
-    assert "[tool.mcp-migrate] is deprecated; rename the table to [tool.mcp-transcripts]" in done.err
+    assert (
+        "[tool.mcp-migrate] is deprecated; rename the table to [tool.mcp-transcripts]" in done.err
+    )
     (work / "pyproject.toml").write_text('[tool.mcp-migrate]\nselect = ["nope"]\n')
     bad = run_cli("check", "t.jsonl")
-    assert bad.code == 2 and "[tool.mcp-migrate] key 'select'" in bad.err  # errors name the real table
+    assert (
+        bad.code == 2 and "[tool.mcp-migrate] key 'select'" in bad.err
+    )  # errors name the real table
 
 
 def test_the_new_name_wins_and_is_not_warned_about(work: Path) -> None:
     (work / ".mcp-migrate.yaml").write_text("fail-on: info\n")
-    (work / "pyproject.toml").write_text('[tool.mcp-transcripts]\nfail-on = "error"\n\n[tool.mcp-migrate]\nfail-on = "info"\n')
+    (work / "pyproject.toml").write_text(
+        '[tool.mcp-transcripts]\nfail-on = "error"\n\n[tool.mcp-migrate]\nfail-on = "info"\n'
+    )
     found = discover(work)
     assert found.path == work / "pyproject.toml" and found.fail_on == "error"
     assert found.deprecation is None

@@ -45,10 +45,22 @@ def check(*argv: str) -> CliResult:
 
 def test_every_format_has_a_reporter_and_a_cli_choice() -> None:
     assert set(REPORTERS) == set(OutputFormat)
-    assert {f.value for f in OutputFormat} >= {"text", "json", "jsonl", "github", "auto", "sarif", "junit", "gitlab"}
+    assert {f.value for f in OutputFormat} >= {
+        "text",
+        "json",
+        "jsonl",
+        "github",
+        "auto",
+        "sarif",
+        "junit",
+        "gitlab",
+    }
     parser = build_parser()
     for fmt in OutputFormat:
-        assert parser.parse_args(["check", "--output-format", fmt.value, "x"]).output_format == fmt.value
+        assert (
+            parser.parse_args(["check", "--output-format", fmt.value, "x"]).output_format
+            == fmt.value
+        )
         assert parser.parse_args(["check", "--format", fmt.value, "x"]).output_format == fmt.value
     assert run_cli("check", "--format", "bogus", "x").code == 2
 
@@ -78,7 +90,9 @@ def test_text_is_coloured_on_a_terminal(transcripts: Path) -> None:
     assert "\x1b[1;36mMCP104" in out  # info: cyan
 
 
-def test_no_color_wins_on_a_terminal_and_over_force_color(transcripts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_color_wins_on_a_terminal_and_over_force_color(
+    transcripts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("FORCE_COLOR", "1")
     assert "\x1b[" not in _coloured(["traces"], Terminal())
@@ -145,7 +159,9 @@ def test_github_escapes_paths_and_multiline_evidence(work: Path) -> None:
     assert len(out.splitlines()) == 3  # one line per command, evidence included
 
 
-def test_auto_is_github_under_github_actions(transcripts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_is_github_under_github_actions(
+    transcripts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert check("--format", "auto", "traces").out == check("traces").out
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     assert check("--format", "auto", "traces").out == check("--format", "github", "traces").out
@@ -181,7 +197,9 @@ def test_sarif_describes_the_tool_and_every_rule(transcripts: Path) -> None:
         assert rule["shortDescription"]["text"] == info.summary
         assert rule["help"]["markdown"] == info.doc.strip()
         assert rule["fullDescription"]["text"]
-        level = {"error": "error", "warning": "warning", "info": "note"}[info.default_severity.value]
+        level = {"error": "error", "warning": "warning", "info": "note"}[
+            info.default_severity.value
+        ]
         assert rule["defaultConfiguration"]["level"] == level
 
 
@@ -207,9 +225,15 @@ def test_sarif_fingerprints_survive_lines_moving(work: Path) -> None:
     path = write(work, "s.jsonl", session())
     before = [r["partialFingerprints"] for r in _sarif("s.jsonl")["runs"][0]["results"]]
     lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join([*lines[:4], "\n", "\n", *lines[4:]]))  # two blank lines above the findings
+    path.write_text(
+        "".join([*lines[:4], "\n", "\n", *lines[4:]])
+    )  # two blank lines above the findings
     moved = _sarif("s.jsonl")["runs"][0]["results"]
-    assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in moved] == [8, 9, 11]
+    assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in moved] == [
+        8,
+        9,
+        11,
+    ]
     assert [r["partialFingerprints"] for r in moved] == before
 
 
@@ -224,7 +248,9 @@ def test_sarif_reports_unreadable_files_as_notifications(work: Path) -> None:
     assert invocation["executionSuccessful"] is False
     notification = invocation["toolExecutionNotifications"][0]
     assert notification["level"] == "error"
-    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "wire.jsonl"
+    assert (
+        notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "wire.jsonl"
+    )
 
 
 # -- junit --------------------------------------------------------------------------
@@ -243,7 +269,11 @@ def test_junit_parses_with_junitparser(transcripts: Path) -> None:
     assert set(cases) == {"traces/clean.jsonl", "traces/new.jsonl", "traces/old.jsonl"}
     # --fail-on warning (the default): errors and warnings are failures, info goes to system-out.
     failures = {name: [r.type for r in case.result] for name, case in cases.items()}
-    assert failures == {"traces/clean.jsonl": [], "traces/new.jsonl": ["MCP301", "MCP101"], "traces/old.jsonl": ["MCP101"]}
+    assert failures == {
+        "traces/clean.jsonl": [],
+        "traces/new.jsonl": ["MCP301", "MCP101"],
+        "traces/old.jsonl": ["MCP101"],
+    }
     assert "MCP104" in (cases["traces/new.jsonl"].system_out or "")
     assert (suite.tests, suite.failures, suite.errors) == (3, 3, 0)
     suite.update_statistics()  # the counts written agree with junitparser's own
@@ -261,7 +291,9 @@ def test_junit_structure_and_threshold(transcripts: Path) -> None:
     failures = case.findall("failure")
     assert [f.get("type") for f in failures] == ["MCP104", "MCP301", "MCP101"]
     assert failures[2].get("message", "").startswith('MCP101 tools/call "create_issue" (id 4)')
-    assert (failures[2].text or "").startswith("traces/new.jsonl:9:1: MCP101 validation-error-as-protocol-error (error)")
+    assert (failures[2].text or "").startswith(
+        "traces/new.jsonl:9:1: MCP101 validation-error-as-protocol-error (error)"
+    )
     never = ET.fromstring(check("--format", "junit", "--fail-on", "never", "traces").out)
     assert never.get("failures") == "0"
 
@@ -285,7 +317,10 @@ def test_gitlab_code_quality(transcripts: Path) -> None:
         assert set(issue) >= {"description", "check_name", "fingerprint", "severity", "location"}
         assert issue["severity"] in {"info", "minor", "major", "critical", "blocker"}
         assert isinstance(issue["location"]["lines"]["begin"], int)
-    assert [(i["check_name"], i["severity"], i["location"]["path"], i["location"]["lines"]["begin"]) for i in issues] == [
+    assert [
+        (i["check_name"], i["severity"], i["location"]["path"], i["location"]["lines"]["begin"])
+        for i in issues
+    ] == [
         ("MCP104", "info", "traces/new.jsonl", 6),
         ("MCP301", "major", "traces/new.jsonl", 7),
         ("MCP101", "major", "traces/new.jsonl", 9),

@@ -50,7 +50,9 @@ def needs_git_checkout() -> None:
 
 
 def run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
 
 
 # -- the hooks other repositories use --------------------------------------------------
@@ -63,7 +65,11 @@ def test_hook_definitions() -> None:
         assert hook["language"] == "python"
         assert hook["entry"] == f"mcp-transcripts {hook_id.removeprefix('mcp-transcripts-')}"
         files = re.compile(hook["files"])
-        assert files.search("traces/a.jsonl") and files.search("b.ndjson") and not files.search("c.json")
+        assert (
+            files.search("traces/a.jsonl")
+            and files.search("b.ndjson")
+            and not files.search("c.json")
+        )
 
 
 @pytest.mark.slow
@@ -85,14 +91,31 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     env = environment(tmp_path)
     pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO)]
 
-    checked = run([*pre_commit, "mcp-transcripts-check", "--ref", "HEAD", "--all-files", "--color", "never"], project, env)
+    checked = run(
+        [*pre_commit, "mcp-transcripts-check", "--ref", "HEAD", "--all-files", "--color", "never"],
+        project,
+        env,
+    )
     output = checked.stdout + checked.stderr
     assert checked.returncode == 1, output
     assert re.search(r"mcp-transcripts check\.+Failed", output), output
     assert "traces/session.jsonl:9:1: MCP101 " in output
     assert "clean.ndjson:" not in output
 
-    fixed = run([*pre_commit, "mcp-transcripts-fix", "--ref", "HEAD", "--files", "traces/session.jsonl", "--color", "never"], project, env)
+    fixed = run(
+        [
+            *pre_commit,
+            "mcp-transcripts-fix",
+            "--ref",
+            "HEAD",
+            "--files",
+            "traces/session.jsonl",
+            "--color",
+            "never",
+        ],
+        project,
+        env,
+    )
     output = fixed.stdout + fixed.stderr
     assert fixed.returncode == 1, output  # pre-commit fails a hook that changed files
     assert "files were modified by this hook" in output
@@ -127,7 +150,9 @@ def test_our_pre_commit_config_runs_on_our_examples(tmp_path: Path) -> None:
     git("clone", "-q", str(REPO), str(clone), cwd=tmp_path)
     env = environment(tmp_path)
     argv = [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"]
-    result = run([*argv, "--config", str(REPO / ".pre-commit-config.yaml"), "--verbose"], clone, env)
+    result = run(
+        [*argv, "--config", str(REPO / ".pre-commit-config.yaml"), "--verbose"], clone, env
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert re.search(r"mcp-transcripts check \(our examples\)\.+Passed", output), output
@@ -169,7 +194,9 @@ def action_checkout(tmp_path: Path) -> Path:
     return folder
 
 
-def run_action(tmp_path: Path, workspace: Path, **given: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+def run_action(
+    tmp_path: Path, workspace: Path, **given: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
     """Run action.yml's composite steps as the runner does (bash -eo pipefail, env files)."""
     action_path = action_checkout(tmp_path)
     action = load_yaml(action_path / "action.yml")
@@ -194,8 +221,15 @@ def run_action(tmp_path: Path, workspace: Path, **given: str) -> tuple[subproces
         script = tmp_path / f"step{number}.sh"
         script.write_text(step["run"])
         env = {**base, **_read_env_file(files["github_env"])}
-        env.update({key: _evaluate(str(value), inputs, action_path) for key, value in step.get("env", {}).items()})
-        result = run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], workspace, env)
+        env.update(
+            {
+                key: _evaluate(str(value), inputs, action_path)
+                for key, value in step.get("env", {}).items()
+            }
+        )
+        result = run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], workspace, env
+        )
         if result.returncode != 0:
             break
     assert result is not None
@@ -208,7 +242,11 @@ def test_github_action(tmp_path: Path) -> None:
     write(workspace, "traces/old.jsonl", session("2025-06-18", broken=False))
     write(workspace, "traces/clean.jsonl", clean_session())
     result, outputs = run_action(
-        tmp_path, workspace, paths="traces", args="--select MCP101", **{"sarif-file": "mcp.sarif", "python": sys.executable}
+        tmp_path,
+        workspace,
+        paths="traces",
+        args="--select MCP101",
+        **{"sarif-file": "mcp.sarif", "python": sys.executable},
     )
     assert result.returncode == 1, result.stdout + result.stderr  # a warning, and --fail-on warning
     assert outputs["exit-code"] == "1"
@@ -220,7 +258,9 @@ def test_github_action(tmp_path: Path) -> None:
     schema = sarif_schema()
     jsonschema.validators.validator_for(schema)(schema).validate(sarif)
 
-    passing, outputs = run_action(tmp_path, workspace, paths="traces", args="--fail-on error", python=sys.executable)
+    passing, outputs = run_action(
+        tmp_path, workspace, paths="traces", args="--fail-on error", python=sys.executable
+    )
     assert passing.returncode == 0 and outputs["exit-code"] == "0"
 
 
@@ -254,7 +294,12 @@ def test_ci_workflow_examples_step_runs(tmp_path: Path) -> None:
     if not (REPO / "docs" / "examples").is_dir():
         pytest.skip("docs/examples/ is not in this checkout")
     workflow = load_yaml(REPO / ".github" / "workflows" / "ci.yml")
-    (command,) = [c for job in workflow["jobs"].values() for c in _steps(job) if c.startswith("mcp-transcripts check")]
+    (command,) = [
+        c
+        for job in workflow["jobs"].values()
+        for c in _steps(job)
+        if c.startswith("mcp-transcripts check")
+    ]
     bin_dir = Path(sys.executable).parent
     if not (bin_dir / "mcp-transcripts").exists():
         pytest.skip("the mcp-transcripts script is not installed next to this Python")

@@ -76,8 +76,17 @@ def test_verbose_per_file_details_without_a_terminal(work: Path) -> None:
 
 
 def test_ci_and_colour_decisions() -> None:
-    assert in_ci({"CI": "true"}) and in_ci({"GITHUB_ACTIONS": "true"}) and in_ci({"JENKINS_URL": "http://ci"})
-    assert not in_ci({}) and not in_ci({"CI": "false"}) and not in_ci({"CI": "0"}) and not in_ci({"CI": ""})
+    assert (
+        in_ci({"CI": "true"})
+        and in_ci({"GITHUB_ACTIONS": "true"})
+        and in_ci({"JENKINS_URL": "http://ci"})
+    )
+    assert (
+        not in_ci({})
+        and not in_ci({"CI": "false"})
+        and not in_ci({"CI": "0"})
+        and not in_ci({"CI": ""})
+    )
     assert use_color(Terminal(), {}) and not use_color(io.StringIO(), {})
     assert use_color(io.StringIO(), {"FORCE_COLOR": "1"})
     assert not use_color(Terminal(), {"NO_COLOR": "1", "FORCE_COLOR": "1"})
@@ -91,5 +100,7 @@ def test_version_does_not_import_the_heavy_dependencies() -> None:
         "heavy = sorted(m for m in ('rich', 'ruamel.yaml', 'migrator.config', 'migrator.baseline', 'migrator.reporters.sarif') if m in sys.modules); "
         "print(heavy)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
     assert result.stdout.strip().splitlines()[-1] == "[]"

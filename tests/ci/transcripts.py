@@ -31,18 +31,74 @@ def session(version: str = "2025-11-25", *, first_id: int = 3, broken: bool = Tr
     (request ``first_id + 1``).
     """
     lines = [
-        _line({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}),
-        _line({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}}),
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"},
+                },
+            }
+        ),
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "result": {
+                    "protocolVersion": version,
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "s", "version": "1"},
+                },
+            }
+        ),
         _line({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}),
         _line({"jsonrpc": "2.0", "id": 2, "result": {"tools": [TOOL]}}),
-        _line({"jsonrpc": "2.0", "id": first_id, "method": "tools/call", "params": {"name": "create_issue", "arguments": {"repo": "octo/demo", "title": "Bug"}}}),
-        _line({"jsonrpc": "2.0", "id": first_id, "error": {"code": -32603, "message": "GitHub API request failed: HTTP 503 Service Unavailable"}}),
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": first_id,
+                "method": "tools/call",
+                "params": {
+                    "name": "create_issue",
+                    "arguments": {"repo": "octo/demo", "title": "Bug"},
+                },
+            }
+        ),
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": first_id,
+                "error": {
+                    "code": -32603,
+                    "message": "GitHub API request failed: HTTP 503 Service Unavailable",
+                },
+            }
+        ),
     ]
     if broken:
         lines.append("this line is log noise, not JSON")
     lines += [
-        _line({"jsonrpc": "2.0", "id": first_id + 1, "method": "tools/call", "params": {"name": "create_issue", "arguments": {"repo": "octo/demo"}}}),
-        _line({"jsonrpc": "2.0", "id": first_id + 1, "error": {"code": -32602, "message": "MCP error -32602: Invalid arguments for tool create_issue: title: Required"}}),
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": first_id + 1,
+                "method": "tools/call",
+                "params": {"name": "create_issue", "arguments": {"repo": "octo/demo"}},
+            }
+        ),
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": first_id + 1,
+                "error": {
+                    "code": -32602,
+                    "message": "MCP error -32602: Invalid arguments for tool create_issue: title: Required",
+                },
+            }
+        ),
     ]
     return "\n".join(lines) + "\n"
 
@@ -50,7 +106,15 @@ def session(version: str = "2025-11-25", *, first_id: int = 3, broken: bool = Tr
 def clean_session() -> str:
     """A session with nothing to report."""
     lines = session(broken=False).splitlines()[:5]
-    lines.append(_line({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "ok"}], "isError": False}}))
+    lines.append(
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "result": {"content": [{"type": "text", "text": "ok"}], "isError": False},
+            }
+        )
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -242,8 +242,7 @@ def test_response_pairs_sit_side_by_side_at_1280(browser, site_url: str, languag
         assert pairs.count() == 2, "one pair that converts, one that stays a protocol error"
         for index in range(pairs.count()):
             boxes = [
-                column.bounding_box()
-                for column in pairs.nth(index).locator(":scope > div").all()
+                column.bounding_box() for column in pairs.nth(index).locator(":scope > div").all()
             ]
             assert len(boxes) == 2 and all(boxes)
             before, after = boxes
@@ -260,7 +259,9 @@ def test_response_pairs_sit_side_by_side_at_1280(browser, site_url: str, languag
         # the converted answer has its changed lines marked on both sides; the other none
         first, second = pairs.nth(0), pairs.nth(1)
         assert first.locator(":scope > div").nth(0).locator(".hll").count() >= 1
-        after_marked = "".join(first.locator(":scope > div").nth(1).locator(".hll").all_inner_texts())
+        after_marked = "".join(
+            first.locator(":scope > div").nth(1).locator(".hll").all_inner_texts()
+        )
         assert '"isError": true' in after_marked
         assert second.locator(".hll").count() == 0
         ARTIFACTS.mkdir(exist_ok=True)

@@ -36,9 +36,7 @@ def english_pages() -> list[str]:
 
 def test_every_page_has_a_chinese_counterpart() -> None:
     missing = [
-        page
-        for page in english_pages()
-        if not (DOCS / page.replace(".md", ".zh.md")).exists()
+        page for page in english_pages() if not (DOCS / page.replace(".md", ".zh.md")).exists()
     ]
     assert not missing, f"pages without a .zh.md translation: {missing}"
 
@@ -56,9 +54,12 @@ def test_generated_pages_exist_and_carry_their_marker() -> None:
     for page in GENERATED:
         assert (DOCS / page).exists(), page
         assert (DOCS / page.replace(".md", ".zh.md")).exists(), page
-    assert "<!-- mcp-transcripts:cli-reference -->" in (DOCS / "migrator/reference/cli.md").read_text()
     assert (
-        "<!-- mcp-transcripts:rules-reference -->" in (DOCS / "migrator/reference/rules.md").read_text()
+        "<!-- mcp-transcripts:cli-reference -->" in (DOCS / "migrator/reference/cli.md").read_text()
+    )
+    assert (
+        "<!-- mcp-transcripts:rules-reference -->"
+        in (DOCS / "migrator/reference/rules.md").read_text()
     )
 
 
@@ -84,7 +85,16 @@ def test_every_rule_has_its_own_page_in_both_languages(built_site: Path) -> None
             html = page.read_text(encoding="utf-8")
             assert rule.slug in html
             # ruff's layout, with the same ASCII anchors in both languages
-            for anchor in ["what-it-does", "why", "example", "before", "after", "fix", "options", "known-limits"]:
+            for anchor in [
+                "what-it-does",
+                "why",
+                "example",
+                "before",
+                "after",
+                "fix",
+                "options",
+                "known-limits",
+            ]:
                 assert f'id="{anchor}"' in html, f"{prefix}{slug} lacks #{anchor}"
         zh_page = (built_site / "zh/migrator/reference/rules/mcp101/index.html").read_text(
             encoding="utf-8"
@@ -206,7 +216,11 @@ def test_chinese_headings_get_the_english_ascii_anchors(built_site: Path) -> Non
 
 
 def test_chinese_pages_with_an_english_body_say_so(built_site: Path) -> None:
-    for page in ["migrator/reference/cli", "migrator/reference/api", "migrator/reference/rules/mcp101"]:
+    for page in [
+        "migrator/reference/cli",
+        "migrator/reference/api",
+        "migrator/reference/rules/mcp101",
+    ]:
         html = (built_site / "zh" / page / "index.html").read_text(encoding="utf-8")
         article = html[html.index("<article") :]
         assert ENGLISH_BODY_NOTE in article[:3000] or "本页部分内容为英文" in article[:3000], page

@@ -35,7 +35,9 @@ class Sent:
 def recorded(name: str = "ts-sdk-1.20.2") -> list[Sent]:
     """The recorded transcript, with times and directions from its envelope form."""
     wire = (RECORDED / f"{name}.jsonl").read_text().splitlines()
-    envelopes = [json.loads(line) for line in (RECORDED / f"{name}.envelope.jsonl").read_text().splitlines()]
+    envelopes = [
+        json.loads(line) for line in (RECORDED / f"{name}.envelope.jsonl").read_text().splitlines()
+    ]
     return [Sent(e["ts"], e["direction"], raw) for e, raw in zip(envelopes, wire, strict=True)]
 
 
@@ -47,7 +49,9 @@ def _is_request(sent: Sent) -> bool:
 # --- Claude Desktop log ------------------------------------------------------------------
 
 
-def claude_log(sent: Iterable[Sent], server: str = "fixture-ts-server", stderr: str | None = None) -> str:
+def claude_log(
+    sent: Iterable[Sent], server: str = "fixture-ts-server", stderr: str | None = None
+) -> str:
     """A Claude Desktop ``mcp-server-<name>.log``: lifecycle lines, then the messages."""
     items = list(sent)
     first = items[0].time[:23] + "Z" if items else "2025-01-01T00:00:00.000Z"
@@ -57,7 +61,9 @@ def claude_log(sent: Iterable[Sent], server: str = "fixture-ts-server", stderr: 
     ]
     for index, item in enumerate(items):
         side = "client" if item.direction == C2S else "server"
-        lines.append(f"{item.time[:23]}Z [{server}] [info] Message from {side}: {item.raw} {{ metadata: undefined }}")
+        lines.append(
+            f"{item.time[:23]}Z [{server}] [info] Message from {side}: {item.raw} {{ metadata: undefined }}"
+        )
         if stderr is not None and index == 0:
             lines.append(stderr)
     return "\n".join(lines) + "\n"
@@ -98,9 +104,23 @@ def har(
             answers.insert(0, item)
             entries.append(_entry(None, answers, url, session, True, item.time))
             continue
-        is_init = item.message.get("method") == "initialize" if isinstance(item.message, dict) else False
-        stream = len(answers) > 1 or (isinstance(item.message, dict) and item.message.get("id") in stream_ids)
-        entries.append(_entry(item, answers, url, None if is_init else session, stream, item.time, session if is_init else None))
+        is_init = (
+            item.message.get("method") == "initialize" if isinstance(item.message, dict) else False
+        )
+        stream = len(answers) > 1 or (
+            isinstance(item.message, dict) and item.message.get("id") in stream_ids
+        )
+        entries.append(
+            _entry(
+                item,
+                answers,
+                url,
+                None if is_init else session,
+                stream,
+                item.time,
+                session if is_init else None,
+            )
+        )
     document = {
         "log": {
             "version": "1.2",
@@ -120,7 +140,10 @@ def _entry(
     time: str,
     assigned: str | None = None,
 ) -> dict[str, Any]:
-    headers = [_header("Content-Type", "application/json"), _header("Accept", "application/json, text/event-stream")]
+    headers = [
+        _header("Content-Type", "application/json"),
+        _header("Accept", "application/json, text/event-stream"),
+    ]
     if session is not None:
         headers.append(_header("Mcp-Session-Id", session))
     body = request.raw if request is not None else ""
@@ -198,11 +221,21 @@ def yaml_fixture(sent: Iterable[Sent]) -> str:
         if item.direction != C2S or not _is_request(item):
             continue
         answer = next(
-            (a for a in items[position + 1 :] if a.direction == S2C and a.message.get("id") == item.message["id"] and "method" not in a.message),
+            (
+                a
+                for a in items[position + 1 :]
+                if a.direction == S2C
+                and a.message.get("id") == item.message["id"]
+                and "method" not in a.message
+            ),
             None,
         )
         if answer is not None:
-            name = item.message["method"] + (f" {item.message['params'].get('name')}" if item.message["method"] == "tools/call" else "")
+            name = item.message["method"] + (
+                f" {item.message['params'].get('name')}"
+                if item.message["method"] == "tools/call"
+                else ""
+            )
             cases.append({"name": name, "request": item.message, "expected": answer.message})
     yaml = YAML(typ="rt")
     yaml.width = 4096
@@ -239,7 +272,9 @@ if __name__ == "__main__":
     transcript = recorded()
     outputs = {
         "har-ts-sdk-1.20.2/input.har": har(transcript, stream_ids=frozenset({13, "call-7"})),
-        "claude-log-ts-sdk-1.20.2/input.log": claude_log(transcript, stderr="Fixture server running on stdio"),
+        "claude-log-ts-sdk-1.20.2/input.log": claude_log(
+            transcript, stderr="Fixture server running on stdio"
+        ),
         "yaml-ts-sdk-1.20.2/input.yaml": yaml_messages(transcript),
         "yaml-fixture-ts-sdk-1.20.2/input.yaml": yaml_fixture(transcript),
     }

@@ -21,11 +21,27 @@ WIRE = (builders.RECORDED / "ts-sdk-1.20.2.jsonl").read_text()
 T = "2025-06-01T10:00:00.000Z"
 PREFIX = f"{T} [weather] [info] "
 INIT = [
-    Sent(T, C2S, '{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}},"jsonrpc":"2.0","id":0}'),
-    Sent(T, S2C, '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"weather","version":"1"}}}'),
+    Sent(
+        T,
+        C2S,
+        '{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}},"jsonrpc":"2.0","id":0}',
+    ),
+    Sent(
+        T,
+        S2C,
+        '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"weather","version":"1"}}}',
+    ),
 ]
-CALL = Sent(T, C2S, '{"method":"tools/call","params":{"name":"forecast","arguments":{"days":"three"}},"jsonrpc":"2.0","id":7}')
-ERROR = Sent(T, S2C, '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid arguments for tool forecast: days must be a number"}}')
+CALL = Sent(
+    T,
+    C2S,
+    '{"method":"tools/call","params":{"name":"forecast","arguments":{"days":"three"}},"jsonrpc":"2.0","id":7}',
+)
+ERROR = Sent(
+    T,
+    S2C,
+    '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid arguments for tool forecast: days must be a number"}}',
+)
 
 
 def keys(text: str) -> list[tuple[str, object]]:
@@ -41,7 +57,9 @@ def test_same_findings_as_wire() -> None:
 def test_detection() -> None:
     log = builders.claude_log([*INIT, CALL, ERROR], server="weather")
     assert detect(split_lines(log)).reader.name == "claude-log"
-    lifecycle = f"{PREFIX}Initializing server...\n{PREFIX}Server started and connected successfully\n"
+    lifecycle = (
+        f"{PREFIX}Initializing server...\n{PREFIX}Server started and connected successfully\n"
+    )
     assert detect(split_lines(lifecycle)).reader.name == "claude-log"
     assert detect(split_lines('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')).reader.name == "wire"
 
@@ -72,7 +90,10 @@ def test_directions_come_from_the_marker() -> None:
 
 def test_a_truncated_message_is_reported_and_kept() -> None:
     big = ERROR.raw.replace("days must be", "days ...[18778 chars truncated]... must be")
-    log = builders.claude_log([*INIT, CALL], server="weather") + f"{PREFIX}Message from server: {big} {{ metadata: undefined }}\n"
+    log = (
+        builders.claude_log([*INIT, CALL], server="weather")
+        + f"{PREFIX}Message from server: {big} {{ metadata: undefined }}\n"
+    )
     report = check_text(log)
     (finding,) = report.findings
     assert finding.code == "MCP301" and "truncated" in finding.message and finding.line == 6
@@ -82,19 +103,28 @@ def test_a_truncated_message_is_reported_and_kept() -> None:
 
 def test_servers_of_mcp_log_are_judged_apart() -> None:
     # mcp.log interleaves servers; each has its own ids and its own initialize.
-    weather = builders.claude_log([*INIT, CALL, ERROR], server="weather").splitlines(keepends=True)[2:]
+    weather = builders.claude_log([*INIT, CALL, ERROR], server="weather").splitlines(keepends=True)[
+        2:
+    ]
     files = builders.claude_log([*INIT, CALL, ERROR], server="files").splitlines(keepends=True)[2:]
     mixed = "".join(line for pair in zip(weather, files, strict=True) for line in pair)
     report = check_text(mixed)
-    assert sorted((f.code, f.line) for f in report.findings if f.code == "MCP101") == [("MCP101", 7), ("MCP101", 8)]
+    assert sorted((f.code, f.line) for f in report.findings if f.code == "MCP101") == [
+        ("MCP101", 7),
+        ("MCP101", 8),
+    ]
     after, fixed = fix_text(mixed)
     assert fixed.fixes == 2
     assert [line[:40] for line in split_lines(after)] == [line[:40] for line in split_lines(mixed)]
 
 
 def test_nothing_to_fix_leaves_the_file_byte_identical() -> None:
-    ok = Sent(T, S2C, '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"sunny"}]}}')
-    log = builders.claude_log([*INIT, CALL, ok], server="weather", stderr="\x1b[31mwarning\x1b[0m: \xff")
+    ok = Sent(
+        T, S2C, '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"sunny"}]}}'
+    )
+    log = builders.claude_log(
+        [*INIT, CALL, ok], server="weather", stderr="\x1b[31mwarning\x1b[0m: \xff"
+    )
     log = log.replace("\n", "\r\n") + "trailing text without newline"
     after, report = fix_text(log, options=Options(unsafe_fixes=True))
     assert report.messages == 4 and after == log
@@ -102,16 +132,23 @@ def test_nothing_to_fix_leaves_the_file_byte_identical() -> None:
 
 # --- property: random logs, `fix` changes only the JSON of rewritten lines -------------------
 
-noise = st.sampled_from([
-    f"{PREFIX}Server started and connected successfully",
-    "Traceback (most recent call last):",
-    f"{T} [weather] [error] Unexpected token 'x' {{ metadata: undefined }}",
-    "",
-    "Message from server: {not a log line}",
-])
-answers = st.sampled_from([
-    "Invalid arguments for tool forecast: days must be a number", "Invalid params", "Internal error", "Unknown tool: forecast",
-])
+noise = st.sampled_from(
+    [
+        f"{PREFIX}Server started and connected successfully",
+        "Traceback (most recent call last):",
+        f"{T} [weather] [error] Unexpected token 'x' {{ metadata: undefined }}",
+        "",
+        "Message from server: {not a log line}",
+    ]
+)
+answers = st.sampled_from(
+    [
+        "Invalid arguments for tool forecast: days must be a number",
+        "Invalid params",
+        "Internal error",
+        "Unknown tool: forecast",
+    ]
+)
 
 
 @st.composite
@@ -119,8 +156,18 @@ def logs(draw: st.DrawFn) -> str:
     sent = list(INIT) if draw(st.booleans()) else []
     for request_id in range(draw(st.integers(1, 5))):
         sent.append(Sent(T, C2S, CALL.raw.replace('"id":7', f'"id":{request_id}')))
-        error = {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32602, "message": draw(answers)}}
-        sent.append(Sent(T, S2C, json.dumps(error, separators=(",", ":") if draw(st.booleans()) else (", ", ": "))))
+        error = {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "error": {"code": -32602, "message": draw(answers)},
+        }
+        sent.append(
+            Sent(
+                T,
+                S2C,
+                json.dumps(error, separators=(",", ":") if draw(st.booleans()) else (", ", ": ")),
+            )
+        )
     lines = builders.claude_log(sent, server="weather").splitlines()
     for _ in range(draw(st.integers(0, 3))):
         lines.insert(draw(st.integers(0, len(lines))), draw(noise))
@@ -137,8 +184,12 @@ def test_fix_changes_only_rewritten_json(log: str, unsafe: bool) -> None:
     assert len(changed) == report.fixes
     for old, new in changed:
         head = old[: old.index("Message from server: ") + len("Message from server: ")]
-        assert new.startswith(head) and new.endswith(" { metadata: undefined }" + ("\n" if old.endswith("\n") else ""))
-        old_json, new_json = (json.loads(line[len(head) : line.rindex(" { metadata")]) for line in (old, new))
+        assert new.startswith(head) and new.endswith(
+            " { metadata: undefined }" + ("\n" if old.endswith("\n") else "")
+        )
+        old_json, new_json = (
+            json.loads(line[len(head) : line.rindex(" { metadata")]) for line in (old, new)
+        )
         assert old_json["id"] == new_json["id"]
     again, second = fix_text(after, options=Options(unsafe_fixes=unsafe))
     assert again == after and second.fixes == 0

@@ -33,7 +33,9 @@ SINGLE = {
 def _compare(path: Path, actual: bytes) -> None:
     if UPDATE:
         path.write_bytes(actual)
-    assert path.exists(), f"{path.relative_to(ROOT)} missing: run with MCP_TRANSCRIPTS_UPDATE_GOLDEN=1"
+    assert path.exists(), (
+        f"{path.relative_to(ROOT)} missing: run with MCP_TRANSCRIPTS_UPDATE_GOLDEN=1"
+    )
     assert actual == path.read_bytes(), f"{path.relative_to(ROOT)} is out of date"
 
 

@@ -24,17 +24,55 @@ WIRE = (builders.RECORDED / "ts-sdk-1.20.2.jsonl").read_text()
 T = "2025-06-01T10:00:00.000Z"
 
 INIT = [
-    Sent(T, C2S, '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'),
-    Sent(T, S2C, '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'),
+    Sent(
+        T,
+        C2S,
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    ),
+    Sent(
+        T,
+        S2C,
+        '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}',
+    ),
     Sent(T, C2S, '{"jsonrpc":"2.0","method":"notifications/initialized"}'),
 ]
 
 
-def call(request_id: int, answer: str = "Invalid arguments for tool add: a must be a number (é/<x>)") -> list[Sent]:
+def call(
+    request_id: int, answer: str = "Invalid arguments for tool add: a must be a number (é/<x>)"
+) -> list[Sent]:
     return [
-        Sent(T, C2S, json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "add", "arguments": {"a": "x"}}})),
-        Sent(T, S2C, json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}})),
-        Sent(T, S2C, json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32602, "message": answer}}, ensure_ascii=False)),
+        Sent(
+            T,
+            C2S,
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "method": "tools/call",
+                    "params": {"name": "add", "arguments": {"a": "x"}},
+                }
+            ),
+        ),
+        Sent(
+            T,
+            S2C,
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": "info", "data": "working"},
+                }
+            ),
+        ),
+        Sent(
+            T,
+            S2C,
+            json.dumps(
+                {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32602, "message": answer}},
+                ensure_ascii=False,
+            ),
+        ),
     ]
 
 
@@ -68,7 +106,9 @@ def test_detection() -> None:
 
 @pytest.mark.parametrize("ensure_ascii", [False, True])
 def test_fix_keeps_the_har_valid_and_its_sizes_true(ensure_ascii: bool) -> None:
-    text = builders.har(INIT + call(5) + call(6), ensure_ascii=ensure_ascii, stream_ids=frozenset({6}))
+    text = builders.har(
+        INIT + call(5) + call(6), ensure_ascii=ensure_ascii, stream_ids=frozenset({6})
+    )
     after, report = fix_text(text)
     assert report.fixes == 2
     for entry in entries(after):
@@ -82,7 +122,11 @@ def test_fix_keeps_the_har_valid_and_its_sizes_true(ensure_ascii: bool) -> None:
                 headers = {h["name"].lower(): h["value"] for h in part["headers"]}
                 if "content-length" in headers:
                     assert int(headers["content-length"]) == length
-    rewritten = [e["response"]["content"]["text"] for e in entries(after) if '"isError":' in e["response"]["content"]["text"].replace(" ", "")]
+    rewritten = [
+        e["response"]["content"]["text"]
+        for e in entries(after)
+        if '"isError":' in e["response"]["content"]["text"].replace(" ", "")
+    ]
     assert len(rewritten) == 2
     assert rewritten[1].startswith("event: message\ndata: {")  # SSE framing kept
     # The new text is escaped as the file escapes: \u00e9 when the file is ASCII-only.
@@ -108,7 +152,10 @@ def test_only_changed_characters_of_a_body_are_rewritten() -> None:
 def test_base64_bodies_are_decoded_and_encoded_again() -> None:
     document = json.loads(builders.har(INIT + plain_call(5)))
     content = document["log"]["entries"][-1]["response"]["content"]
-    content["text"], content["encoding"] = base64.b64encode(content["text"].encode()).decode(), "base64"
+    content["text"], content["encoding"] = (
+        base64.b64encode(content["text"].encode()).decode(),
+        "base64",
+    )
     text = json.dumps(document, indent=2) + "\n"
     after, report = fix_text(text)
     assert report.fixes == 1
@@ -126,17 +173,34 @@ def test_interleaved_sessions_are_judged_apart() -> None:
     first["log"]["entries"] = [a[0], b[0], a[1], b[1], a[2], b[2]]
     text = json.dumps(first, indent=2) + "\n"
     report = check_text(text)
-    assert [(f.code, f.request_id) for f in report.findings if f.code == "MCP101"] == [("MCP101", 1), ("MCP101", 1)]
-    assert all("2025-06-18 (initialize result" in " ".join(f.evidence) for f in report.findings if f.code == "MCP101")
+    assert [(f.code, f.request_id) for f in report.findings if f.code == "MCP101"] == [
+        ("MCP101", 1),
+        ("MCP101", 1),
+    ]
+    assert all(
+        "2025-06-18 (initialize result" in " ".join(f.evidence)
+        for f in report.findings
+        if f.code == "MCP101"
+    )
     after, fixed = fix_text(text)
     assert fixed.fixes == 2
-    assert [e["request"]["headers"] for e in entries(after)] == [e["request"]["headers"] for e in entries(text)]
+    assert [e["request"]["headers"] for e in entries(after)] == [
+        e["request"]["headers"] for e in entries(text)
+    ]
 
 
 def test_other_traffic_and_bodies_pass_through() -> None:
     document = json.loads(builders.har(INIT + call(5)))
-    page = {"startedDateTime": T, "time": 1, "request": {"method": "GET", "url": "http://x/", "headers": []},
-            "response": {"status": 200, "headers": [], "content": {"size": 5, "mimeType": "text/html", "text": "<p>hi"}}}
+    page = {
+        "startedDateTime": T,
+        "time": 1,
+        "request": {"method": "GET", "url": "http://x/", "headers": []},
+        "response": {
+            "status": 200,
+            "headers": [],
+            "content": {"size": 5, "mimeType": "text/html", "text": "<p>hi"},
+        },
+    }
     document["log"]["entries"].insert(0, page)
     text = json.dumps(document, indent="\t") + "\n"
     after, report = fix_text(text)
@@ -161,8 +225,18 @@ def test_not_a_har_is_an_input_error() -> None:
 
 
 def test_nothing_to_fix_leaves_the_file_byte_identical() -> None:
-    ok = [Sent(T, C2S, '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}'),
-          Sent(T, S2C, '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"1 \\u00e9"}]}}')]
+    ok = [
+        Sent(
+            T,
+            C2S,
+            '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}',
+        ),
+        Sent(
+            T,
+            S2C,
+            '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"1 \\u00e9"}]}}',
+        ),
+    ]
     text = builders.har(INIT + ok).replace("\n", "\r\n")
     after, report = fix_text(text, options=Options(unsafe_fixes=True))
     assert report.messages == 5 and after == text
@@ -170,10 +244,15 @@ def test_nothing_to_fix_leaves_the_file_byte_identical() -> None:
 
 # --- property: random HAR files, `fix` changes only rewritten bodies and their sizes ---------
 
-answers = st.sampled_from([
-    "Invalid arguments for tool add: a must be a number",
-    "Invalid params", "Internal error", "Tool add not found", "bad <input> & \u00e9\u00e8 / \U0001f600 \"q\"\n",
-])
+answers = st.sampled_from(
+    [
+        "Invalid arguments for tool add: a must be a number",
+        "Invalid params",
+        "Internal error",
+        "Tool add not found",
+        'bad <input> & \u00e9\u00e8 / \U0001f600 "q"\n',
+    ]
+)
 
 
 @st.composite
@@ -212,6 +291,8 @@ def test_fix_changes_only_rewritten_bodies(text: str, unsafe: bool) -> None:
     assert changed == report.fixes  # one rewritten response per body here
     # Outside the changed bodies and sizes, every line is the same.
     moved = [(a, b) for a, b in zip(text.splitlines(), after.splitlines(), strict=True) if a != b]
-    assert all('"text"' in a or '"size"' in a or '"bodySize"' in a or '"value"' in a for a, _ in moved)
+    assert all(
+        '"text"' in a or '"size"' in a or '"bodySize"' in a or '"value"' in a for a, _ in moved
+    )
     again, second = fix_text(after, options=Options(unsafe_fixes=unsafe))
     assert again == after and second.fixes == 0

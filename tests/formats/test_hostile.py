@@ -11,13 +11,38 @@ from migrator.errors import MigratorError
 from migrator.readers import InputFormat
 from tests.conftest import examples
 
-FORMATS = [InputFormat.YAML, InputFormat.HAR, InputFormat.CLAUDE_LOG, InputFormat.TXTAR, InputFormat.AUTO]
-PIECES = st.sampled_from([
-    "- ", "jsonrpc: '2.0'\n", "  id: 1\n", "  error: {code: -32602, message: 'Invalid params'}\n", "&a ", "*a", "!!binary ",
-    '{"log": {"entries": [', '{"request": {"postData": {"text": "', '\\"jsonrpc\\":\\"2.0\\"', '"}}}', "]}}",
-    "2025-06-01T10:00:00.000Z [s] [info] Message from server: ", '{"jsonrpc":"2.0","id":1,"result":{}}', "\n", "\t", "\udcff",
-    "-- client --\n", "-- server --\n", "interactions:\n", '"uri": "http://x"',
-])
+FORMATS = [
+    InputFormat.YAML,
+    InputFormat.HAR,
+    InputFormat.CLAUDE_LOG,
+    InputFormat.TXTAR,
+    InputFormat.AUTO,
+]
+PIECES = st.sampled_from(
+    [
+        "- ",
+        "jsonrpc: '2.0'\n",
+        "  id: 1\n",
+        "  error: {code: -32602, message: 'Invalid params'}\n",
+        "&a ",
+        "*a",
+        "!!binary ",
+        '{"log": {"entries": [',
+        '{"request": {"postData": {"text": "',
+        '\\"jsonrpc\\":\\"2.0\\"',
+        '"}}}',
+        "]}}",
+        "2025-06-01T10:00:00.000Z [s] [info] Message from server: ",
+        '{"jsonrpc":"2.0","id":1,"result":{}}',
+        "\n",
+        "\t",
+        "\udcff",
+        "-- client --\n",
+        "-- server --\n",
+        "interactions:\n",
+        '"uri": "http://x"',
+    ]
+)
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -42,7 +42,9 @@ def test_wild_formats_we_read(path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 @pytest.mark.parametrize("command", ["check", "fix"])
-def test_wild_formats_we_do_not_read_are_refused_with_advice(tmp_path: Path, name: str, command: str) -> None:
+def test_wild_formats_we_do_not_read_are_refused_with_advice(
+    tmp_path: Path, name: str, command: str
+) -> None:
     path = tmp_path / name
     shutil.copyfile(WILD / name, path)
     result = run_cli(command, str(path))
@@ -68,8 +70,20 @@ def test_check_over_every_wild_fixture_reads_or_refuses_each(tmp_path: Path) -> 
 
 
 def test_a_transcript_whose_arguments_read_like_a_recording_is_not_refused(tmp_path: Path) -> None:
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "fetch", "arguments": {"scope": "https://x", "path": "/", "status": 200, "uri": "https://x"}}}
-    answer = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid arguments for tool fetch: bad"}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "fetch",
+            "arguments": {"scope": "https://x", "path": "/", "status": 200, "uri": "https://x"},
+        },
+    }
+    answer = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32602, "message": "Invalid arguments for tool fetch: bad"},
+    }
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(call) + "\n" + json.dumps(answer) + "\n")
     assert run_cli("check", str(path)).code == 1
@@ -82,12 +96,17 @@ def test_forcing_a_format_skips_the_lookalike_check() -> None:
 
 def test_txtar_forced_and_detected_read_the_same() -> None:
     path = READ[0]
-    assert run_cli("check", "--input-format", "txtar", str(path)).out == run_cli("check", str(path)).out
+    assert (
+        run_cli("check", "--input-format", "txtar", str(path)).out
+        == run_cli("check", str(path)).out
+    )
 
 
 def test_txtar_with_broken_json_names_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.txtar"
-    path.write_text('comment\n-- client --\n{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n-- server --\n{"jsonrpc": "2.0",\n "id": 1,, "result": {}}\n')
+    path.write_text(
+        'comment\n-- client --\n{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n-- server --\n{"jsonrpc": "2.0",\n "id": 1,, "result": {}}\n'
+    )
     result = run_cli("fix", str(path))
     assert result.code == 2 and "Traceback" not in result.err
     assert f"{path}:5: not valid JSON in the txtar server file" in result.err

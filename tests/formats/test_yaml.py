@@ -64,7 +64,10 @@ def test_commented_fixture_keeps_its_comments() -> None:
         assert comment in after, comment
     assert after.startswith(text[: text.index("      error:")])
     assert after.endswith("  # verbatim from the SDK\n    # end of case\n\n# more cases to come\n")
-    assert "      result:  # SEP-1303 says: a tool result\n        content:\n          - type: text\n" in after
+    assert (
+        "      result:  # SEP-1303 says: a tool result\n        content:\n          - type: text\n"
+        in after
+    )
 
 
 def test_flow_mapping_stays_flow_and_block_stays_block() -> None:
@@ -121,7 +124,10 @@ def test_envelope_entries_in_yaml() -> None:
 def test_object_tags_are_input_errors() -> None:
     for tag in ["!!python/object/apply:os.system ['echo hi']", "!Custom {a: 1}", "!!set {a, b}"]:
         with pytest.raises(InputError, match="is not allowed") as info:
-            check_text(f"- {CALL}\n- jsonrpc: '2.0'\n  id: 5\n  result: {tag}\n", options=Options(input_format=InputFormat.YAML))
+            check_text(
+                f"- {CALL}\n- jsonrpc: '2.0'\n  id: 5\n  result: {tag}\n",
+                options=Options(input_format=InputFormat.YAML),
+            )
         assert info.value.line == 4  # where the tagged value is
 
 
@@ -159,7 +165,10 @@ def test_a_rewrite_that_would_change_an_alias_elsewhere_is_refused() -> None:
 
 def test_broken_yaml_and_several_documents_name_the_line() -> None:
     with pytest.raises(InputError) as info:
-        check_text("- jsonrpc: '2.0'\n  id: 1\n  method: [ping\n", options=Options(input_format=InputFormat.YAML))
+        check_text(
+            "- jsonrpc: '2.0'\n  id: 1\n  method: [ping\n",
+            options=Options(input_format=InputFormat.YAML),
+        )
     assert info.value.line is not None and info.value.line >= 3
     with pytest.raises(InputError, match="several YAML documents"):
         check_text(f"- {CALL}\n---\n- {CALL}\n")
@@ -185,7 +194,10 @@ def test_nothing_to_fix_leaves_the_file_byte_identical() -> None:
 # --- property: random YAML documents, `fix` changes only the rewritten messages -------------
 
 scalars = st.one_of(
-    st.integers(-5, 5), st.booleans(), st.none(), st.sampled_from(["x", "two", "2.0", "yes", "a: b", "ü", "#c", ""]),
+    st.integers(-5, 5),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["x", "two", "2.0", "yes", "a: b", "ü", "#c", ""]),
 )
 arguments = st.dictionaries(st.sampled_from(["a", "b"]), scalars, max_size=2)
 messages_text = st.sampled_from([INVALID, "Invalid params", "Internal error", "Tool add not found"])
@@ -199,20 +211,41 @@ def yaml_documents(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
     for request_id in range(draw(st.integers(1, 5))):
         args = json.dumps(draw(arguments))
         if draw(st.booleans()):
-            lines.append(f"- {{jsonrpc: '2.0', id: {request_id}, method: tools/call, params: {{name: add, arguments: {args}}}}}")
+            lines.append(
+                f"- {{jsonrpc: '2.0', id: {request_id}, method: tools/call, params: {{name: add, arguments: {args}}}}}"
+            )
         else:
-            lines += ["- jsonrpc: '2.0'", f"  id: {request_id}", "  method: tools/call", "  params:", "    name: add", f"    arguments: {args}"]
+            lines += [
+                "- jsonrpc: '2.0'",
+                f"  id: {request_id}",
+                "  method: tools/call",
+                "  params:",
+                "    name: add",
+                f"    arguments: {args}",
+            ]
         if draw(st.booleans()):
             lines.append("# " + draw(st.sampled_from(["note", "ünïcode", "- not a list"])))
         message = json.dumps(draw(messages_text))
         first = len(lines)
         style = draw(st.sampled_from(["flow", "block", "block-flow-error"]))
         if style == "flow":
-            lines.append(f"- {{jsonrpc: '2.0', id: {request_id}, error: {{code: -32602, message: {message}}}}}  # c")
+            lines.append(
+                f"- {{jsonrpc: '2.0', id: {request_id}, error: {{code: -32602, message: {message}}}}}  # c"
+            )
         elif style == "block":
-            lines += ["- jsonrpc: '2.0'", f"  id: {request_id}", "  error:", "    code: -32602", f"    message: {message}"]
+            lines += [
+                "- jsonrpc: '2.0'",
+                f"  id: {request_id}",
+                "  error:",
+                "    code: -32602",
+                f"    message: {message}",
+            ]
         else:
-            lines += [f"- id: {request_id}", f"  error: {{code: -32602, message: {message}}}", "  jsonrpc: '2.0'"]
+            lines += [
+                f"- id: {request_id}",
+                f"  error: {{code: -32602, message: {message}}}",
+                "  jsonrpc: '2.0'",
+            ]
         responses.append((first, len(lines)))
     ending = draw(st.sampled_from(["\n", "\r\n"]))
     lines.insert(0, "# transcript")
@@ -231,7 +264,9 @@ def _plain(text: str) -> Any:
 
 @settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(yaml_documents(), st.booleans())
-def test_fix_changes_only_rewritten_messages(document: tuple[str, list[tuple[int, int]]], unsafe: bool) -> None:
+def test_fix_changes_only_rewritten_messages(
+    document: tuple[str, list[tuple[int, int]]], unsafe: bool
+) -> None:
     text, spans = document
     options = Options(unsafe_fixes=unsafe)
     after, report = fix_text(text, options=options)
@@ -242,7 +277,10 @@ def test_fix_changes_only_rewritten_messages(document: tuple[str, list[tuple[int
     for i in changed:
         old, new = before_items[i], after_items[i]
         assert i % 2 == 1  # a response
-        assert old["id"] == new["id"] and old.keys() - {"error", "result"} == new.keys() - {"error", "result"}
+        assert old["id"] == new["id"] and old.keys() - {"error", "result"} == new.keys() - {
+            "error",
+            "result",
+        }
     # Every byte outside the rewritten responses is still there, in order.
     rewritten = [spans[i // 2] for i in changed]
     cursor, kept = 0, []
@@ -269,7 +307,7 @@ def test_ruamel_is_imported_only_to_read_yaml() -> None:
     code = (
         "import sys\n"
         "from migrator.api import check_text\n"
-        "check_text('{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\\n')\n"
+        'check_text(\'{"jsonrpc":"2.0","id":1,"method":"ping"}\\n\')\n'
         "assert not [m for m in sys.modules if m.startswith('ruamel')], 'ruamel imported'\n"
         "check_text(\"- {jsonrpc: '2.0', id: 1, method: ping}\\n\")\n"
         "assert 'ruamel.yaml' in sys.modules\n"
