@@ -57,7 +57,7 @@ CONFIG_FILES = (YAML_NAME, PYPROJECT_NAME)
 TABLE_KEY = "mcp-transcripts"
 TABLE = f"[tool.{TABLE_KEY}]"
 
-# The project was called mcp-migrate until 0.2 (a name another project owns on the
+# The project was called mcp-migrate before its first release (a name another project owns on the
 # package index). Old settings keep working, with a notice, so nobody's CI silently
 # loses them after the rename.
 LEGACY_YAML_NAME = ".mcp-migrate.yaml"
