@@ -7,7 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from migrator.commands import IO, formatter
-from migrator.commands.common import add_input_options, overrides, run_files, settings
+from migrator.commands.common import (
+    add_input_options,
+    add_report_options,
+    overrides,
+    run_files,
+    settings,
+)
 
 if TYPE_CHECKING:
     from migrator.results import RunResult
@@ -29,27 +35,12 @@ baselines:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add check's arguments."""
-    from migrator.reporters import OutputFormat
-    from migrator.results import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 
     parser.description = "Report every finding, sorted, one per line (or in another output format)."
     parser.formatter_class = formatter()
     parser.epilog = EPILOG + "\n\n" + (parser.epilog or "")
     add_input_options(parser)
-    parser.add_argument(
-        "--output-format",
-        "--format",
-        dest="output_format",
-        choices=[f.value for f in OutputFormat],
-        default="text",
-        help="how to print findings (default: text)",
-    )
-    parser.add_argument(
-        "--fail-on",
-        choices=FAIL_ON_CHOICES,
-        default=None,
-        help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})",
-    )
+    add_report_options(parser, fail_on_default=None)  # None: the configuration file may set it
     parser.add_argument(
         "--show-evidence",
         action="store_true",

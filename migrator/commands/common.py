@@ -25,6 +25,49 @@ PROGRESS_MIN_FILES = 20
 """A run over at least this many files shows a progress bar (on a terminal, outside CI)."""
 
 
+def add_report_options(
+    parser: argparse.ArgumentParser, *, fail_on_default: str | None, format_note: str = ""
+) -> None:
+    """``--output-format`` and ``--fail-on``, as every command that reports findings has them.
+
+    ``fail_on_default`` is ``None`` where the configuration file may set it.
+    """
+    from migrator.reporters import OutputFormat
+    from migrator.results import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+
+    parser.add_argument(
+        "--output-format",
+        "--format",
+        dest="output_format",
+        choices=[f.value for f in OutputFormat],
+        default="text",
+        help=f"how to print findings (default: text{format_note})",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=FAIL_ON_CHOICES,
+        default=fail_on_default,
+        help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})",
+    )
+
+
+def add_fix_options(parser: argparse.ArgumentParser) -> None:
+    """``--unsafe-fixes`` and ``--no-provenance``, shared by ``fix`` and ``proxy``."""
+    from migrator.provenance import ORIGINAL_ERROR
+
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply unsafe fixes (MCP102, MCP103, MCP104)",
+    )
+    parser.add_argument(
+        "--no-provenance",
+        dest="provenance",
+        action="store_false",
+        help=f'do not keep the original under _meta["{ORIGINAL_ERROR}"]',
+    )
+
+
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """PATH arguments and the options that choose what to read and which rules run."""
     from migrator.readers import InputFormat

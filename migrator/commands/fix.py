@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 
 from migrator.commands import IO, formatter
-from migrator.commands.common import add_input_options, overrides, run_files, settings
+from migrator.commands.common import (
+    add_fix_options,
+    add_input_options,
+    overrides,
+    run_files,
+    settings,
+)
 
 NAME = "fix"
 HELP = "rewrite files in place (atomically)"
@@ -21,17 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print a unified diff instead of writing; exit 1 if anything would change",
     )
-    parser.add_argument(
-        "--unsafe-fixes",
-        action="store_true",
-        help="also apply unsafe fixes (MCP102, MCP103, MCP104)",
-    )
-    parser.add_argument(
-        "--no-provenance",
-        dest="provenance",
-        action="store_false",
-        help='do not keep the original under _meta["io.github.mcp-transcripts/original-error"]',
-    )
+    add_fix_options(parser)
     parser.add_argument(
         "--backup",
         metavar="SUFFIX",

@@ -8,8 +8,6 @@ from migrator.commands import IO, formatter
 
 NAME = "probe"
 HELP = "call a live server's tools with invalid arguments and judge its answers (SEP-1303)"
-FAIL_ON_CHOICES = ("error", "warning", "info", "never")
-DEFAULT_FAIL_ON = "warning"
 
 EPILOG = """\
 Every call the probe makes has arguments the tool's own inputSchema rejects (checked with
@@ -29,8 +27,9 @@ exit codes:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add probe's arguments."""
+    from migrator.commands.common import add_report_options
     from migrator.commands.relay_options import add_server_argument
-    from migrator.reporters import OutputFormat
+    from migrator.results import DEFAULT_FAIL_ON
 
     parser.description = (
         "Start a stdio server (or connect to a Streamable HTTP one), list its tools, call each\n"
@@ -114,20 +113,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help='with --out: write {"ts", "direction", "message"} lines',
     )
-    parser.add_argument(
-        "--output-format",
-        "--format",
-        dest="output_format",
-        choices=[f.value for f in OutputFormat],
-        default="text",
-        help="how to print findings (default: text, after the table)",
-    )
-    parser.add_argument(
-        "--fail-on",
-        choices=FAIL_ON_CHOICES,
-        default=DEFAULT_FAIL_ON,
-        help=f"lowest severity that makes the exit code 1 (default: {DEFAULT_FAIL_ON})",
-    )
+    add_report_options(parser, fail_on_default=DEFAULT_FAIL_ON, format_note=", after the table")
     parser.add_argument(
         "--show-evidence",
         action="store_true",

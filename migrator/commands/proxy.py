@@ -13,6 +13,7 @@ HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answ
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add proxy's arguments."""
+    from migrator.commands.common import add_fix_options
     from migrator.commands.relay_options import (
         HTTP_EPILOG,
         RELAY_EPILOG,
@@ -39,17 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also record the ORIGINAL traffic (before any rewrite) to FILE, as wire JSONL "
         "(envelope JSONL with HTTP metadata for --upstream)",
     )
-    parser.add_argument(
-        "--unsafe-fixes",
-        action="store_true",
-        help="also apply unsafe fixes (MCP102, MCP103, MCP104)",
-    )
-    parser.add_argument(
-        "--no-provenance",
-        dest="provenance",
-        action="store_false",
-        help='do not keep the original under _meta["io.github.mcp-transcripts/original-error"]',
-    )
+    add_fix_options(parser)
     parser.add_argument(
         "--assume-version",
         metavar="VERSION",
