@@ -27,7 +27,7 @@ CHILD = """
 import sys
 import atheris
 with atheris.instrument_imports():
-    import migrator.api, migrator.readers, migrator.engine  # noqa: F401
+    import migrator.api, migrator.readers, migrator.engine.pipeline  # noqa: F401
 from fuzz.targets import target
 atheris.Setup(sys.argv[1:], target(sys.argv.pop(1)))
 atheris.Fuzz()

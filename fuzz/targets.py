@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from migrator.api import check_text, fix_text
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import MigratorError
+from migrator.model.source import decode
 from migrator.readers import InputFormat
-from migrator.source import decode
 
 # target name -> the format it forces (None: detection from the content)
 TARGETS: dict[str, InputFormat] = {

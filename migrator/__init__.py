@@ -1,3 +1,85 @@
 """mcp-transcripts: migrate MCP transcripts to SEP-1303 tool error handling."""
 
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import warnings
+from types import ModuleType
+
 __version__ = "0.1.0.dev0"
+
+# Modules that moved when the package was laid out by layer (0.1.0): the old dotted name,
+# imported, warns once and gives the module at its new place. Kept for one release.
+MOVED_MODULES = {
+    "migrator.baseline": "migrator.engine.baseline",
+    "migrator.blame": "migrator.judge.argument_blame",
+    "migrator.classify": "migrator.judge.classify",
+    "migrator.commands": "migrator.cli.commands",
+    "migrator.commands.relay_options": "migrator.cli.commands.server_options",
+    "migrator.compressed": "migrator.readers.compressed",
+    "migrator.config": "migrator.engine.config",
+    "migrator.diff": "migrator.fix.diff",
+    "migrator.envelope": "migrator.model.jsonrpc",
+    "migrator.exitcodes": "migrator.engine.exitcodes",
+    "migrator.findings": "migrator.model.findings",
+    "migrator.globs": "migrator.engine.globs",
+    "migrator.jsontext": "migrator.model.jsontext",
+    "migrator.official": "migrator.judge.official",
+    "migrator.options": "migrator.engine.options",
+    "migrator.probe": "migrator.live.probe",
+    "migrator.probe.runner": "migrator.live.probe.prober",
+    "migrator.probe.session": "migrator.live.probe.client",
+    "migrator.provenance": "migrator.model.provenance",
+    "migrator.results": "migrator.engine.results",
+    "migrator.rewrite": "migrator.fix.rewrite",
+    "migrator.runner": "migrator.engine.runner",
+    "migrator.schemas": "migrator.judge.schemas",
+    "migrator.session": "migrator.model.session",
+    "migrator.source": "migrator.model.source",
+    "migrator.spans": "migrator.model.spans",
+    "migrator.split": "migrator.engine.stretches",
+    "migrator.tool_results": "migrator.model.tool_results",
+    "migrator.traces": "migrator.engine.traces",
+    "migrator.validation": "migrator.judge.validation",
+    "migrator.wire": "migrator.live",
+    "migrator.wire.har": "migrator.live.har_recording",
+    "migrator.wording": "migrator.judge.wording",
+    "migrator.writer": "migrator.fix.writer",
+}
+
+
+class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds a moved module under its old name and hands out the new one."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None):  # type: ignore[no-untyped-def]
+        new = MOVED_MODULES.get(fullname) or _moved_child(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, origin=new)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        new = str(spec.origin)
+        warnings.warn(
+            f"{spec.name} moved to {new}; the old name goes away in the next release",
+            DeprecationWarning,
+            stacklevel=4,
+        )
+        return importlib.import_module(new)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """The new module has run already."""
+
+
+def _moved_child(fullname: str) -> str | None:
+    """``migrator.wire.relay`` and the like: a child of a moved package, moved with it."""
+    parent, _, child = fullname.rpartition(".")
+    if parent in MOVED_MODULES and parent.count(".") == 1:
+        return f"{MOVED_MODULES[parent]}.{child}"
+    return None
+
+
+if not any(isinstance(finder, _MovedModuleFinder) for finder in sys.meta_path):
+    sys.meta_path.append(_MovedModuleFinder())

@@ -38,9 +38,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from migrator.probe.runner import ProbeOptions, run_probe  # noqa: E402
-from migrator.probe.session import CallOutcome, ClientSession  # noqa: E402
-from migrator.probe.transport import StdioConnection, Transcript  # noqa: E402
+from migrator.live.probe.client import CallOutcome, ClientSession  # noqa: E402
+from migrator.live.probe.prober import ProbeOptions, run_probe  # noqa: E402
+from migrator.live.probe.transport import StdioConnection, Transcript  # noqa: E402
 
 EVERYTHING = (
     REPO

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from migrator import api
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 
 WEATHER_SCHEMA = {
     "type": "object",

@@ -217,12 +217,12 @@ def test_symlinked_file_is_rewritten_through_the_link(old_copy: Path) -> None:
 
 def test_invalid_rewrite_is_never_written(old_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The validation guard: a rewrite hook that produces an invalid result stops the write."""
-    import migrator.rewrite
+    import migrator.fix.rewrite
 
     def broken(text: str, version: object, original: object, provenance: bool) -> dict[str, object]:
         return {"content": [{"type": "text"}], "isError": "yes"}  # no text, isError not boolean
 
-    monkeypatch.setattr(migrator.rewrite, "tool_error_result", broken)
+    monkeypatch.setattr(migrator.fix.rewrite, "tool_error_result", broken)
     before = old_copy.read_bytes()
     result = run_cli("fix", str(old_copy))
     assert result.code == 2

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from migrator.diff import StreamingDiff, unified_diff
-from migrator.source import split_lines
+from migrator.fix.diff import StreamingDiff, unified_diff
+from migrator.model.source import split_lines
 from tests.conftest import examples
 
 

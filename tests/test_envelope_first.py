@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from migrator.engine import FileReport, Options, Pipeline, process
-from migrator.envelope import envelope_message
+from migrator.engine.options import Mode
+from migrator.engine.pipeline import FileReport, Options, Pipeline, process
 from migrator.errors import MigratorError
-from migrator.model import Kind
-from migrator.options import Mode
+from migrator.model.jsonrpc import envelope_message
+from migrator.model.source import iter_lines, split_lines
+from migrator.model.units import Kind
 from migrator.readers import wire
-from migrator.source import iter_lines, split_lines
 from tests.conftest import ROOT
 from tests.test_properties import transcripts
 

@@ -1,4 +1,4 @@
-"""Every row of the exit-code table (``migrator.exitcodes.EXIT_CODES``), run against the real command.
+"""Every row of the exit-code table (``migrator.engine.exitcodes.EXIT_CODES``), run against the real command.
 
 The CLI reference and the Guarantees page render their tables from that data, so these
 tests are what keeps the documented contract true. ``test_every_documented_claim_is_tested``
@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from migrator import exitcodes
-from migrator.exitcodes import EXIT_CODES
+from migrator.engine import exitcodes
+from migrator.engine.exitcodes import EXIT_CODES
 from tests.conftest import run_cli
 
 REQUEST = (

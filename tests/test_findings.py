@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from migrator.findings import Finding, FindingList, FixSafety, Severity
+from migrator.model.findings import Finding, FindingList, FixSafety, Severity
 from tests.conftest import RECORDED, run_cli
 
 

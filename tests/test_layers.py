@@ -3,7 +3,9 @@
 The table between ``<!-- layers:start -->`` and ``<!-- layers:end -->`` in
 ``docs/migrator/contributing.md`` is the single statement of the layering: each
 module of ``migrator`` matches one row, and no import (at module level, inside a
-function, or for type checking only) reaches a lower row.
+function, or for type checking only) reaches a lower row. Two rows with the same
+number are siblings: neither imports the other. No import circle, between modules or
+between folders, is allowed anywhere.
 """
 
 from __future__ import annotations
@@ -42,10 +44,63 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def layer_of(module: str) -> int:
-    matches = {n for n, _, patterns in layers() for p in patterns if fnmatchcase(module, p)}
-    assert len(matches) == 1, f"{module} matches layers {sorted(matches)}: give it exactly one row"
+def row_of(module: str) -> tuple[int, str]:
+    """The (layer, name) of the one row whose patterns match ``module``."""
+    matches = {
+        (n, name) for n, name, patterns in layers() for p in patterns if fnmatchcase(module, p)
+    }
+    assert len(matches) == 1, f"{module} matches rows {sorted(matches)}: give it exactly one row"
     return matches.pop()
+
+
+def layer_of(module: str) -> int:
+    return row_of(module)[0]
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    return {module: imports(module, path, set(found)) for module, path in found.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(edges.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def folder_of(module: str) -> str:
+    """``migrator.engine.runner`` -> ``migrator.engine``; a package is its own folder."""
+    path = modules()[module]
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
 
 
 def imports(module: str, path: Path, known: set[str]) -> set[str]:
@@ -70,8 +125,41 @@ def imports(module: str, path: Path, known: set[str]) -> set[str]:
 
 def test_the_page_has_a_layer_table() -> None:
     rows = layers()
-    assert [n for n, _, _ in rows] == list(range(len(rows)))
+    numbers = [n for n, _, _ in rows]
+    assert numbers == sorted(numbers) and sorted(set(numbers)) == list(range(len(set(numbers))))
     assert all(patterns for _, _, patterns in rows)
+    assert len({name for _, name, _ in rows}) == len(rows)
+
+
+def test_only_the_facade_and_the_foundation_stay_at_the_top() -> None:
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert top == ["__init__.py", "__main__.py", "api.py", "errors.py"]
+
+
+def test_no_import_circle_between_modules() -> None:
+    assert cycles(graph()) == []
+
+
+def test_no_import_circle_between_folders() -> None:
+    folders: dict[str, set[str]] = {}
+    for module, targets in graph().items():
+        source = folder_of(module)
+        # a package's own __init__ and its modules are one folder; a parent folder
+        # importing its child is the tree itself, not a circle
+        folders.setdefault(source, set()).update(
+            folder_of(t) for t in targets if not folder_of(t).startswith(source)
+        )
+    assert cycles(folders) == []
+
+
+def test_sibling_layers_do_not_import_each_other() -> None:
+    crossing = [
+        f"{module} ({row_of(module)[1]}) imports {target} ({row_of(target)[1]})"
+        for module, targets in graph().items()
+        for target in sorted(targets)
+        if layer_of(target) == layer_of(module) and row_of(target) != row_of(module)
+    ]
+    assert crossing == []
 
 
 def test_every_module_has_exactly_one_layer() -> None:
@@ -92,25 +180,24 @@ def test_no_import_runs_from_a_lower_layer_to_a_higher_one() -> None:
 
 def test_readers_import_nothing_above_the_session_model() -> None:
     found = modules()
-    session_model = next(n for n, name, _ in layers() if name == "session model")
+    session_model = next(n for n, name, _ in layers() if name == "model")
     for module, path in found.items():
         if module.startswith("migrator.readers"):
             assert all(
                 layer_of(t) <= max(session_model, layer_of(module))
                 for t in imports(module, path, set(found))
             )
-            assert not {
-                t for t in imports(module, path, set(found)) if not t.startswith("migrator.readers")
-            } & {
-                "migrator.engine",
-                "migrator.api",
-                "migrator.writer",
-                "migrator.diff",
-            }
+            assert not [
+                t
+                for t in imports(module, path, set(found))
+                if t.startswith(
+                    ("migrator.engine", "migrator.api", "migrator.fix", "migrator.judge")
+                )
+            ]
 
 
 def test_the_command_line_holds_no_file_loop_no_precedence_merge_and_no_exit_code_rule() -> None:
-    for path in (PACKAGE / "commands").glob("*.py"):
+    for path in (PACKAGE / "cli").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "ProcessPoolExecutor" not in source and "iter_transcripts" not in source, path.name
         assert "resolve_selection" not in source and "getattr(args" not in source, path.name
@@ -119,7 +206,10 @@ def test_the_command_line_holds_no_file_loop_no_precedence_merge_and_no_exit_cod
 
 @pytest.mark.parametrize(
     ("importer", "imported"),
-    [("migrator.readers.pair", "migrator.engine"), ("migrator.results", "migrator.reporters")],
+    [
+        ("migrator.readers.pair", "migrator.engine.pipeline"),
+        ("migrator.engine.results", "migrator.reporters"),
+    ],
 )
 def test_the_checker_sees_an_upward_import(tmp_path: Path, importer: str, imported: str) -> None:
     # The graph is read from source: an upward import written anywhere is caught.

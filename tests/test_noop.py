@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from migrator.api import check_text, fix_text
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 
 INIT = (
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'

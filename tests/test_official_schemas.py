@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from migrator import official
 from migrator.api import check_text
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import InputError, UsageError
+from migrator.judge import official
 from tests.conftest import ROOT
 
 SHARED = Path(os.environ.get("MCP_TRANSCRIPTS_SHARED", ROOT.parent / "shared"))

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from migrator.api import check_text, fix_text
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import MigratorError, NotATranscriptError
-from migrator.source import split_lines
+from migrator.model.source import split_lines
 from tests.conftest import examples
 
 SETTINGS = settings(

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from migrator import jsontext
 from migrator.api import check_text
 from migrator.errors import UsageError
-from migrator.model import Direction
+from migrator.model import jsontext
+from migrator.model.source import split_lines
+from migrator.model.units import Direction
 from migrator.readers import InputFormat, detect
-from migrator.source import split_lines
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {}}}

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from migrator.api import check_text, fix_text
-from migrator.rewrite import PROVENANCE_KEY
+from migrator.fix.rewrite import PROVENANCE_KEY
 from tests.conftest import RECORDED
 
 MANIFEST = json.loads((RECORDED / "manifest.json").read_text())

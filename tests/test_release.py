@@ -102,7 +102,7 @@ def test_the_wheel_alone_installs_a_working_command(dist: Path, tmp_path: Path) 
     codes = {finding["code"] for finding in report["findings"]}
     assert "MCP101" in codes
     # The package and its schemas came from the venv, not from the clone.
-    probe = "from migrator import schemas; print(schemas.schema_dir())"
+    probe = "from migrator.judge import schemas; print(schemas.schema_dir())"
     where = _run(venv / "bin" / "python", "-c", probe, cwd=tmp_path)
     assert where.stdout.strip().startswith(str(venv)), where.stdout + where.stderr
     assert where.stdout.strip().endswith("migrator/_schemas")

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from migrator import api
-from migrator.engine import Options
+from migrator.engine import files as api
+from migrator.engine.pipeline import Options
 from migrator.errors import InputError, WriteError
 from tests.conftest import RECORDED, ROOT, run_cli
 
@@ -186,7 +186,7 @@ def test_no_room_for_a_temporary_file_leaves_the_original(
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
-    monkeypatch.setattr("migrator.writer._open_unnamed", refuse)
+    monkeypatch.setattr("migrator.fix.writer._open_unnamed", refuse)
     result = run_cli("fix", str(path))
     assert result.code == 2
     assert (
@@ -276,7 +276,7 @@ def test_full_disk_leaves_the_original(tmp_path: Path, monkeypatch: pytest.Monke
             return getattr(self.handle, name)
 
     monkeypatch.setattr(
-        "migrator.writer.os.fdopen", lambda fd, mode: FullDisk(real_fdopen(fd, mode))
+        "migrator.fix.writer.os.fdopen", lambda fd, mode: FullDisk(real_fdopen(fd, mode))
     )
     result = run_cli("fix", str(path))
     assert result.code == 2
@@ -373,7 +373,7 @@ def _writing(pid: int, folder: Path) -> bool:
 # The writer as shipped, and as on a system without O_TMPFILE (named temporaries).
 FIX_SCRIPTS = {
     "unnamed": "import sys; from migrator.cli import main; sys.exit(main(sys.argv[1:]))",
-    "named": "import sys, migrator.writer as w; w._open_unnamed = lambda folder: None; "
+    "named": "import sys, migrator.fix.writer as w; w._open_unnamed = lambda folder: None; "
     "from migrator.cli import main; sys.exit(main(sys.argv[1:]))",
 }
 
@@ -411,7 +411,7 @@ def test_sigkill_during_fix_leaves_nothing_behind_after_the_next_run(
 def test_the_next_writer_removes_the_temporaries_of_dead_writers_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("migrator.writer._open_unnamed", lambda folder: None)
+    monkeypatch.setattr("migrator.fix.writer._open_unnamed", lambda folder: None)
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
     )

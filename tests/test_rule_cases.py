@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from migrator.findings import FixSafety
+from migrator.model.findings import FixSafety
 from migrator.rules import all_rules, get_rule
 from tests.conftest import ROOT, run_cli
 

@@ -19,9 +19,9 @@ import re
 import pytest
 
 from migrator import api
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import UsageError
-from migrator.findings import FixSafety
+from migrator.model.findings import FixSafety
 from migrator.rules import RuleInfo, all_rules
 from migrator.rules.page import (
     DOCS_URL,

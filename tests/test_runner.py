@@ -1,4 +1,4 @@
-"""The core's run over many files (``migrator.runner``) and the settings it runs with.
+"""The core's run over many files (``migrator.engine.runner``) and the settings it runs with.
 
 Driven through the API as a library user would: no argparse, nothing printed.
 """
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from migrator import config, runner
 from migrator.api import check_file
+from migrator.engine import config, runner
+from migrator.engine.options import Mode, Options
+from migrator.engine.results import FileReport
 from migrator.errors import InputError, NotATranscriptError, UsageError
-from migrator.options import Mode, Options
-from migrator.results import FileReport
 
 CALL = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"q","arguments":{}}}\n'
 FIXABLE = (

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from migrator.model import Direction, SourceMessage
-from migrator.session import Exchange, SessionTracker
+from migrator.model.session import Exchange, SessionTracker
+from migrator.model.units import Direction, SourceMessage
 
 
 def feed(

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from migrator import split
 from migrator.api import check_file, fix_file
-from migrator.engine import Options
+from migrator.engine import stretches
+from migrator.engine.options import Mode
+from migrator.engine.pipeline import Options
 from migrator.errors import InputError
-from migrator.options import Mode
 from tests.conftest import ROOT, run_cli
 
 
@@ -36,7 +36,7 @@ CROSSING = [
 
 @pytest.fixture
 def transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(split, "MIN_STRETCH_BYTES", 64 * 1024)
+    monkeypatch.setattr(stretches, "MIN_STRETCH_BYTES", 64 * 1024)
     lines = _generated(3_000)
     for at in (1_000, 2_000):  # inside sessions, so the cut lands near these lines
         lines[at:at] = CROSSING
@@ -46,7 +46,7 @@ def transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_cuts_fall_on_session_starts(transcript: Path) -> None:
-    pieces = split.stretches(str(transcript), 4)
+    pieces = stretches.stretches(str(transcript), 4)
     assert len(pieces) >= 3
     data = transcript.read_bytes()
     for piece in pieces[1:]:
@@ -60,7 +60,7 @@ def test_cuts_fall_on_session_starts(transcript: Path) -> None:
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_check_equals_one_process(transcript: Path, jobs: int) -> None:
     one = check_file(transcript)
-    many = split.run_split(str(transcript), Options(), jobs)
+    many = stretches.run_split(str(transcript), Options(), jobs)
     assert list(many.findings) == list(one.findings)
     assert (many.messages, many.format, many.detection) == (one.messages, one.format, one.detection)
     assert any(f.code == "MCP303" for f in one.findings)  # the crossing response stays unpaired
@@ -70,7 +70,7 @@ def test_fix_writes_the_bytes_of_one_process(transcript: Path, tmp_path: Path) -
     single = tmp_path / "single.jsonl"
     single.write_bytes(transcript.read_bytes())
     outcome = fix_file(single)
-    report = split.run_split(str(transcript), Options(mode=Mode.FIX), 2)
+    report = stretches.run_split(str(transcript), Options(mode=Mode.FIX), 2)
     assert outcome.written and report.fixes == outcome.report.fixes > 0
     assert transcript.read_bytes() == single.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl", "single.jsonl"]
@@ -107,9 +107,9 @@ def test_a_dead_worker_is_an_error_naming_the_file(
     transcript: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = transcript.read_bytes()
-    monkeypatch.setattr(split, "_run_stretch", _die)
+    monkeypatch.setattr(stretches, "_run_stretch", _die)
     with pytest.raises(InputError, match="worker process died") as caught:
-        split.run_split(str(transcript), Options(mode=Mode.FIX), 2)
+        stretches.run_split(str(transcript), Options(mode=Mode.FIX), 2)
     assert caught.value.path == str(transcript)
     assert transcript.read_bytes() == before
     assert [p.name for p in transcript.parent.iterdir()] == ["big.jsonl"]
@@ -122,7 +122,7 @@ def test_a_dead_worker_is_an_error_naming_the_file(
 def test_a_file_without_sessions_to_cut_runs_in_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(split, "MIN_STRETCH_BYTES", 1024)
+    monkeypatch.setattr(stretches, "MIN_STRETCH_BYTES", 1024)
     path = tmp_path / "flat.jsonl"
     path.write_text(
         "".join(
@@ -130,5 +130,5 @@ def test_a_file_without_sessions_to_cut_runs_in_one_process(
             for n in range(2_000)
         )
     )
-    assert len(split.stretches(str(path), 2)) == 1
-    assert split.split_run(str(path), Options(), 2, None) is None
+    assert len(stretches.stretches(str(path), 2)) == 1
+    assert stretches.split_run(str(path), Options(), 2, None) is None

@@ -1,6 +1,6 @@
 """Typed reading of tools/call results accepts only what the schema accepts, and reads it right.
 
-:func:`migrator.tool_results.plain_tool_result` lets MCP202 skip validating a
+:func:`migrator.model.tool_results.plain_tool_result` lets MCP202 skip validating a
 result, and the classifier, MCP204 and MCP501 skip decoding it. So whatever
 it accepts must be a valid ``CallToolResult`` of every version it is used
 for (python-jsonschema, on the project's schemas, is the oracle), and the
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from migrator import schemas
-from migrator.envelope import envelope_message
-from migrator.model import Kind
-from migrator.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
+from migrator.judge import schemas
+from migrator.model.jsonrpc import envelope_message
+from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
+from migrator.model.units import Kind
 from tests.conftest import ROOT
 
 json_values: Any = st.recursive(

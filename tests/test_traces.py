@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from migrator import api
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
+from migrator.model.spans import SEMCONV_RELEASE
 from migrator.readers import InputFormat
-from migrator.spans import SEMCONV_RELEASE
 from tests.conftest import FIXTURES, ROOT, run_cli
 
 TRACES = FIXTURES / "traces"

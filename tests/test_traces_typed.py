@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from migrator import api
-from migrator.findings import Finding
+from migrator.model.findings import Finding
+from migrator.model.spans import looks_like_mcp, may_be_mcp
 from migrator.readers import otlp
 from migrator.readers.otlp import spans_of, typed_spans
-from migrator.spans import looks_like_mcp, may_be_mcp
 from tests.conftest import FIXTURES, ROOT, examples
 
 TRACES = FIXTURES / "traces"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from migrator import schemas, validation
 from migrator.api import check_text
+from migrator.judge import schemas, validation
 from tests.conftest import FIXTURES, ROOT, examples
 
 VERSIONS = schemas.SUPPORTED_VERSIONS
@@ -110,7 +110,7 @@ def test_mcp202_needs_a_version() -> None:
     line = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"picture"}]}}\n'
     call = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}\n'
     assert [f.code for f in check_text(call + line).findings] == []
-    from migrator.engine import Options
+    from migrator.engine.pipeline import Options
 
     assumed = check_text(call + line, options=Options(assume_version="2025-06-18")).findings
     assert [f.code for f in assumed] == ["MCP202"]

@@ -79,8 +79,8 @@ def render_run(options_text: str, argv_text: str) -> str:
 
 
 def render_exit_codes() -> str:
-    """The exit-code table, from ``migrator.exitcodes.EXIT_CODES`` (what the commands return)."""
-    from migrator.exitcodes import COMMANDS, EXIT_CODES, RELAYED_STATUS
+    """The exit-code table, from ``migrator.engine.exitcodes.EXIT_CODES`` (what the commands return)."""
+    from migrator.engine.exitcodes import COMMANDS, EXIT_CODES, RELAYED_STATUS
 
     lines = [
         "| code | meaning | " + " | ".join(f"`{c}`" for c in COMMANDS) + " |",

@@ -1,12 +1,12 @@
 """The command line: a thin layer over :mod:`migrator.api`.
 
 Exit codes (the contract, as in black and ruff) are one table,
-:data:`migrator.exitcodes.EXIT_CODES`, which ``--help`` prints: ``check`` exits 0
+:data:`migrator.engine.exitcodes.EXIT_CODES`, which ``--help`` prints: ``check`` exits 0
 (no finding at or above ``--fail-on``), 1 (findings) or 2 (a usage or input
 error, whatever ``--fail-on`` says); ``fix`` 0 or 2; ``fix --diff`` 0, 1 or 2.
 
 Data goes to stdout, status lines to stderr. Each subcommand is a module of
-:mod:`migrator.commands`.
+:mod:`migrator.cli.commands`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from migrator import __version__
+from migrator.engine.exitcodes import BROKEN_PIPE as EXIT_BROKEN_PIPE
+from migrator.engine.exitcodes import ERROR as EXIT_ERROR
+from migrator.engine.exitcodes import EXIT_CODES
+from migrator.engine.exitcodes import INTERRUPTED as EXIT_INTERRUPTED
 from migrator.errors import MigratorError
-from migrator.exitcodes import BROKEN_PIPE as EXIT_BROKEN_PIPE
-from migrator.exitcodes import ERROR as EXIT_ERROR
-from migrator.exitcodes import EXIT_CODES
-from migrator.exitcodes import INTERRUPTED as EXIT_INTERRUPTED
 
 DESCRIPTION = """\
 Find and fix MCP tools/call input-validation errors that are still sent as
@@ -65,7 +65,7 @@ examples:
 
 def build_parser() -> argparse.ArgumentParser:
     """The real argument parser (the docs' CLI reference is generated from it)."""
-    from migrator.commands import command_modules, formatter
+    from migrator.cli.commands import command_modules, formatter
 
     parser = argparse.ArgumentParser(
         prog="mcp-transcripts", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter()
@@ -90,7 +90,7 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the CLI; returns the exit code (never calls ``sys.exit`` itself)."""
-    from migrator.commands import IO
+    from migrator.cli.commands import IO
 
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     parser = build_parser()

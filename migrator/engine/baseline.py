@@ -11,7 +11,7 @@ id (an unparseable line) a hash of the line's text. The file is JSON, sorted,
 described by ``schemas/baseline.schema.json``.
 
 Example:
-    >>> from migrator.baseline import Key, line_hash
+    >>> from migrator.engine.baseline import Key, line_hash
     >>> Key("a.jsonl", "MCP301", line_hash=line_hash(b"{oops")).describe()
     'a.jsonl: MCP301 on the line with hash 935aaf3a54c0648c'
 """
@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from migrator.errors import UsageError
-from migrator.findings import Finding, FindingList
+from migrator.model.findings import Finding, FindingList
 
 if TYPE_CHECKING:
-    from migrator.results import RunResult
+    from migrator.engine.results import RunResult
 
 __all__ = [
     "BASELINE_VERSION",
@@ -237,7 +237,7 @@ class Baseline:
         exit 1.
 
         Args:
-            result: a run's result, as :func:`migrator.runner.run` returns it.
+            result: a run's result, as :func:`migrator.engine.runner.run` returns it.
             enabled: the rule codes that ran (``None``: all), so that entries of
                 rules that did not run are not called stale.
 
@@ -280,7 +280,7 @@ def load_baseline(file: str | Path) -> Baseline:
     """
     import jsonschema
 
-    from migrator import schemas
+    from migrator.judge import schemas
 
     path = Path(file)
     try:

@@ -13,8 +13,8 @@ reads a named file (``--config PATH``). The content is validated against
 Settings are resolved once: a command turns its parsed arguments into
 :class:`Overrides`, :meth:`Config.resolve` merges them over the file (the
 command line wins, then the file, then the built-in defaults) into engine
-:class:`~migrator.options.Options`, and :meth:`Config.narrow` applies the
-file's ``per-file-ignores`` to one path. Globs (see :mod:`migrator.globs`) are
+:class:`~migrator.engine.options.Options`, and :meth:`Config.narrow` applies the
+file's ``per-file-ignores`` to one path. Globs (see :mod:`migrator.engine.globs`) are
 relative to the configuration file's folder; a folder that ``exclude``
 matches is not entered when walking.
 """
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from migrator.engine.globs import glob_matcher
+from migrator.engine.results import DEFAULT_FAIL_ON
 from migrator.errors import UsageError
-from migrator.globs import glob_matcher
-from migrator.results import DEFAULT_FAIL_ON
 
 if TYPE_CHECKING:
-    from migrator.options import Mode, Options
+    from migrator.engine.options import Mode, Options
 
 __all__ = [
     "CONFIG_FILES",
@@ -162,7 +162,7 @@ class Config:
         Raises:
             UsageError: a rule name on the command line is unknown.
         """
-        from migrator.options import Mode, Options
+        from migrator.engine.options import Mode, Options
         from migrator.readers import InputFormat
         from migrator.rules import resolve_selection
 
@@ -385,7 +385,7 @@ def _where(parts: Sequence[str | int]) -> str:
 def _schema_problems(data: Any) -> list[str]:
     import jsonschema
 
-    from migrator import schemas
+    from migrator.judge import schemas
 
     schema = schemas.load_schema("config.schema.json")
     if not isinstance(data, dict):

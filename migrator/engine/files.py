@@ -1,11 +1,11 @@
-"""The Python API: check and fix transcripts from code.
+"""Check and fix one file (or one text, or one pair of files).
 
 Everything the CLI does goes through these functions; they never print and
 never exit. Each works on one file, so they map cleanly over a folder with any
 engine you already use (a process pool, a Dask bag, a CI matrix).
 
 Example:
-    >>> from migrator.api import fix_text
+    >>> from migrator.engine.files import fix_text
     >>> before = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}\\n'
     >>> before += '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid arguments for tool add: bad a"}}\\n'
     >>> after, report = fix_text(before)
@@ -22,16 +22,22 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from migrator.compressed import is_compressed, open_maybe_compressed
-from migrator.diff import StreamingDiff, unified_diff
-from migrator.engine import Pipeline, process, process_units
+from migrator.engine.options import Mode, Options
+from migrator.engine.pipeline import Pipeline, process, process_units
+from migrator.engine.results import FileReport, FixOutcome, RunResult
 from migrator.errors import InputError, MigratorError, UnsafeRewriteError
-from migrator.findings import FindingList
-from migrator.options import Mode, Options
+from migrator.fix.diff import StreamingDiff, unified_diff
+from migrator.fix.writer import (
+    AtomicWriter,
+    Snapshot,
+    check_writable,
+    is_our_temporary,
+    resolve_target,
+)
+from migrator.model.findings import FindingList
+from migrator.model.source import decode, encode, iter_lines, split_lines
+from migrator.readers.compressed import is_compressed, open_maybe_compressed
 from migrator.readers.pair import C2S, S2C, Side, merge_pair, read_side
-from migrator.results import FileReport, FixOutcome, RunResult
-from migrator.source import decode, encode, iter_lines, split_lines
-from migrator.writer import AtomicWriter, Snapshot, check_writable, is_our_temporary, resolve_target
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
@@ -50,7 +56,6 @@ __all__ = [
     "iter_transcripts",
     "merge_reports",
     "try_check_file",
-    "write_report",
 ]
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
@@ -198,7 +203,7 @@ def try_check_file(path: str | Path, options: Options | None = None) -> FileRepo
     (``concurrent.futures``, a Dask bag, a CI matrix): one unreadable file does
     not stop the others, and both results pickle. Merge what comes back with
     :func:`merge_reports`. (``mcp-transcripts check`` itself runs folders with
-    :func:`migrator.runner.run`, which does the same per file.)
+    :func:`migrator.engine.runner.run`, which does the same per file.)
 
     Args:
         path: the transcript file.
@@ -224,33 +229,6 @@ def merge_reports(results: Iterable[FileReport | MigratorError]) -> RunResult:
         ``--output-format``; :meth:`RunResult.exit_code` gives ``check``'s exit code.
     """
     return RunResult.gather(results)
-
-
-def write_report(
-    result: RunResult,
-    out: TextIO,
-    output_format: str = "text",
-    *,
-    show_evidence: bool = False,
-    fail_on: str = "warning",
-) -> None:
-    """Write a report of ``result`` in one of the ``--output-format`` formats.
-
-    Args:
-        result: the run's result.
-        out: the stream to write to.
-        output_format: ``text``, ``json``, ``jsonl``, ``github``, ``sarif``,
-            ``junit``, ``gitlab`` or ``auto``.
-        show_evidence: print the evidence behind each finding (text).
-        fail_on: findings at or above this severity are failures (junit).
-
-    Raises:
-        ValueError: ``output_format`` is not one of them.
-    """
-    from migrator.reporters import REPORTERS, OutputFormat, ReportOptions
-
-    options = ReportOptions(show_evidence=show_evidence, fail_on=fail_on)
-    REPORTERS[OutputFormat(output_format)](result, out, options)
 
 
 def fix_file(

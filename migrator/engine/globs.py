@@ -5,7 +5,7 @@ matches a file or folder name at any depth; ``**`` matches any number of
 folders (``legacy/**`` is everything under ``legacy``).
 
 Example:
-    >>> from migrator.globs import glob_matcher
+    >>> from migrator.engine.globs import glob_matcher
     >>> matches = glob_matcher(["legacy/**", "*.ndjson"])
     >>> matches("legacy/2024/a.jsonl"), matches("x/y.ndjson"), matches("a.jsonl")
     (True, True, False)

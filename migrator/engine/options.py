@@ -1,7 +1,7 @@
 """What one run is asked to do: the :class:`Mode` and the engine :class:`Options`.
 
-:func:`migrator.config.resolve` builds the options from the configuration file
-and the command line; :func:`migrator.config.narrow` adapts them to one path.
+:func:`migrator.engine.config.resolve` builds the options from the configuration file
+and the command line; :func:`migrator.engine.config.narrow` adapts them to one path.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from migrator.findings import FixSafety
+from migrator.model.findings import FixSafety
 from migrator.readers import InputFormat
 
 __all__ = ["Mode", "Options"]
@@ -30,7 +30,7 @@ class Mode(str, Enum):
 
 @dataclass(frozen=True)
 class Options:
-    """How to process files; :func:`migrator.config.resolve` fills it in."""
+    """How to process files; :func:`migrator.engine.config.resolve` fills it in."""
 
     selected: frozenset[str] | None = None  # rule codes; None means every rule
     unsafe_fixes: bool = False

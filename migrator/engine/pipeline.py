@@ -11,22 +11,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
-from migrator.classify import ArgumentChecker, classify
+from migrator.engine.options import Mode, Options
+from migrator.engine.results import FileReport
+from migrator.engine.traces import check_trace
 from migrator.errors import MigratorError
-from migrator.findings import Finding
-from migrator.model import Edit, Problem, Unit, apply_edits
-from migrator.official import OfficialSchemas
-from migrator.options import Mode, Options
+from migrator.fix.rewrite import check_rewrite
+from migrator.judge.classify import ArgumentChecker, classify
+from migrator.judge.official import OfficialSchemas
+from migrator.judge.wording import WordingReader
+from migrator.model.findings import Finding
+from migrator.model.session import SessionTracker
+from migrator.model.source import refuse_non_text
+from migrator.model.units import Edit, Problem, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, Reader, detect
 from migrator.readers.otlp import OtlpJsonReader
-from migrator.results import FileReport
-from migrator.rewrite import check_rewrite
 from migrator.rules import get_rule, rule_set
 from migrator.rules.base import RuleContext
-from migrator.session import SessionTracker
-from migrator.source import refuse_non_text
-from migrator.traces import check_trace
-from migrator.wording import WordingReader
 
 __all__ = ["FileReport", "Mode", "Options", "Pipeline", "process", "process_units"]
 

@@ -1,9 +1,9 @@
 """What a run produced, and what it means: reports, tallies, the summary and the exit code.
 
 A :class:`FileReport` per file, gathered in a :class:`RunResult` by
-:func:`migrator.runner.run`; ``fix`` also returns a :class:`FixOutcome` per
+:func:`migrator.engine.runner.run`; ``fix`` also returns a :class:`FixOutcome` per
 file. :meth:`RunResult.exit_code` is the exit-code rule of ``check`` and
-``fix``; what each code means is :data:`migrator.exitcodes.EXIT_CODES`, the table the
+``fix``; what each code means is :data:`migrator.engine.exitcodes.EXIT_CODES`, the table the
 CLI's ``--help`` and the docs print, so the contract is written once.
 """
 
@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from migrator import exitcodes
+from migrator.engine import exitcodes
+from migrator.engine.options import Mode
 from migrator.errors import MigratorError
-from migrator.findings import Finding, FindingList, FixSafety, Severity, count_kinds
-from migrator.options import Mode
+from migrator.model.findings import Finding, FindingList, FixSafety, Severity, count_kinds
 
 __all__ = [
     "DEFAULT_FAIL_ON",
@@ -33,7 +33,7 @@ __all__ = [
     "Tally",
 ]
 
-# The exit codes are defined once, in migrator.exitcodes, with what each means per
+# The exit codes are defined once, in migrator.engine.exitcodes, with what each means per
 # command (the table --help and the docs render); the rule that picks one is here.
 EXIT_OK = exitcodes.OK
 EXIT_FINDINGS = exitcodes.FINDINGS  # check: findings at or above --fail-on; fix --diff: a change
@@ -140,7 +140,7 @@ class RunResult:
         return tally
 
     def exit_code(self, fail_on: str = "warning", mode: Mode = Mode.CHECK) -> int:
-        """The run's exit code, as :data:`migrator.exitcodes.EXIT_CODES` states it.
+        """The run's exit code, as :data:`migrator.engine.exitcodes.EXIT_CODES` states it.
 
         A file that could not be read (or, in fix mode, rewritten) is an input
         error, not a finding: the run exits 2 whatever ``fail_on`` says, even

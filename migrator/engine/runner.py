@@ -2,11 +2,11 @@
 
 :func:`run` is the one way to run ``check`` or ``fix`` over paths: folders are
 walked with the configuration's ``include`` and ``exclude``, each file gets the
-options :meth:`~migrator.config.Config.narrow` gives its path, files run in
+options :meth:`~migrator.engine.config.Config.narrow` gives its path, files run in
 worker processes when there is a lot to read, and diffs come out in the order
 of the paths. It never prints: an ``on_file`` callback hears of each file as it
 is done (the CLI draws its progress bar and verbose lines from it), and what
-the run found comes back as a :class:`~migrator.results.RunResult`.
+the run found comes back as a :class:`~migrator.engine.results.RunResult`.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from migrator import api
+from migrator.engine import files
+from migrator.engine.options import Mode, Options
+from migrator.engine.results import FileReport, RunResult
 from migrator.errors import MigratorError, NotATranscriptError, UsageError
-from migrator.options import Mode, Options
-from migrator.results import FileReport, RunResult
 
 if TYPE_CHECKING:
-    from migrator.config import Config
+    from migrator.engine.config import Config
 
 __all__ = [
     "PARALLEL_MIN_BYTES",
@@ -93,26 +93,26 @@ def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
     """Run a task on one file; returns its report and its output (the diff, in diff mode)."""
     mode = task.options.mode
     if mode is Mode.CHECK:
-        return api.check_file(path, task.options), ""
+        return files.check_file(path, task.options), ""
     if mode is Mode.DIFF:
         handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=".diff")
         try:
             with os.fdopen(
                 handle, "w", encoding="utf-8", errors="surrogateescape", newline=""
             ) as spool:
-                outcome = api.fix_file(path, task.options, diff_to=spool)
+                outcome = files.fix_file(path, task.options, diff_to=spool)
         except BaseException:
             SpooledDiff(name).discard()
             raise
         return outcome.report, SpooledDiff(name)
-    return api.fix_file(path, task.options, backup=task.backup).report, ""
+    return files.fix_file(path, task.options, backup=task.backup).report, ""
 
 
 def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
     """Run a task on a two-file capture (only the server's file is ever rewritten)."""
     if task.options.mode is Mode.CHECK:
-        return api.check_pair(c2s, s2c, task.options), ""
-    outcome = api.fix_pair(c2s, s2c, task.options, backup=task.backup)
+        return files.check_pair(c2s, s2c, task.options), ""
+    outcome = files.fix_pair(c2s, s2c, task.options, backup=task.backup)
     return outcome.report, outcome.diff
 
 
@@ -205,7 +205,7 @@ def run(
             result = _run_pairs(pairs, FileTask(options, backup), narrow, sink, on_file)
         else:
             include, exclude = config.walk_filters() if config is not None else (None, None)
-            found = list(api.iter_transcripts(paths, include=include, exclude=exclude))
+            found = list(files.iter_transcripts(paths, include=include, exclude=exclude))
             named = {Path(p) for p in paths if not Path(p).is_dir()}
             tasks = [FileTask(narrow(options, str(path)), backup) for path in found]
             result = _run_paths(
@@ -227,7 +227,7 @@ def _discarding() -> TextIO:
 def _read_stdin(stdin: TextIO) -> str:
     # Bytes, decoded the lossless way files are: invalid UTF-8 and CR LF
     # survive whatever the locale makes of sys.stdin.
-    from migrator.source import decode
+    from migrator.model.source import decode
 
     buffer = getattr(stdin, "buffer", None)
     return decode(buffer.read()) if buffer is not None else stdin.read()
@@ -235,10 +235,10 @@ def _read_stdin(stdin: TextIO) -> str:
 
 def _run_text(text: str, name: str, options: Options, out: TextIO) -> FileReport:
     if options.mode is Mode.CHECK:
-        return api.check_text(text, name, options)
-    from migrator.diff import unified_diff
+        return files.check_text(text, name, options)
+    from migrator.fix.diff import unified_diff
 
-    after, report = api.fix_text(text, name, options)
+    after, report = files.fix_text(text, name, options)
     out.write(unified_diff(text, after, name) if options.mode is Mode.DIFF else after)
     return report
 
@@ -273,7 +273,7 @@ def _split(
     task: FileTask, path: Path, jobs: int | None
 ) -> tuple[FileReport | MigratorError, str, float] | None:
     """One large wire file cut at its session starts, on ``jobs`` processes (or ``None``)."""
-    from migrator.split import split_run
+    from migrator.engine.stretches import split_run
 
     return split_run(str(path), task.options, jobs, task.backup)
 

@@ -33,14 +33,14 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from migrator.engine import FileReport, Mode, Options, Pipeline
-from migrator.envelope import envelope_message
+from migrator.engine.pipeline import FileReport, Mode, Options, Pipeline
 from migrator.errors import InputError, MigratorError
-from migrator.model import Kind
+from migrator.fix.writer import AtomicWriter, check_writable, resolve_target
+from migrator.model.jsonrpc import envelope_message
+from migrator.model.source import ENCODING, ERRORS, iter_lines, refuse_non_text
+from migrator.model.units import Kind
 from migrator.readers import SAMPLE_LINES, detect
 from migrator.readers.wire import WireReader, wire_unit
-from migrator.source import ENCODING, ERRORS, iter_lines, refuse_non_text
-from migrator.writer import AtomicWriter, check_writable, resolve_target
 
 # Below this size a stretch costs more to hand over than it saves.
 MIN_STRETCH_BYTES = 4 * 1024 * 1024

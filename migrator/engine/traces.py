@@ -3,7 +3,7 @@
 Traces go their own way from transcripts: they hold spans, not messages, and
 nothing in them is rewritten. :func:`check_trace` reads the export requests
 one at a time (memory stays flat in the file size), turns each MCP span into
-an :class:`~migrator.spans.Operation`, joins client and server spans of the
+an :class:`~migrator.model.spans.Operation`, joins client and server spans of the
 same call, and runs the span rules. ``fix`` does not apply to traces: it
 raises :class:`TraceNotFixableError` before anything is read or written.
 """
@@ -15,12 +15,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from migrator.errors import UsageError
-from migrator.findings import Finding
-from migrator.model import Problem
-from migrator.readers.otlp import OtlpJsonReader
-from migrator.rules import get_rule
-from migrator.rules.trace_base import span_rules
-from migrator.spans import (
+from migrator.model.findings import Finding
+from migrator.model.spans import (
     MAX_REMEMBERED,
     Operation,
     OperationTracker,
@@ -29,10 +25,14 @@ from migrator.spans import (
     name_pattern,
     operation,
 )
+from migrator.model.units import Problem
+from migrator.readers.otlp import OtlpJsonReader
+from migrator.rules import get_rule
+from migrator.rules.trace_base import span_rules
 
 if TYPE_CHECKING:
-    from migrator.options import Options
-    from migrator.results import FileReport
+    from migrator.engine.options import Options
+    from migrator.engine.results import FileReport
 
 
 class TraceNotFixableError(UsageError):

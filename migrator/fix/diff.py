@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from migrator.source import split_lines
+from migrator.model.source import split_lines
 
 NO_NEWLINE = "\\ No newline at end of file\n"
 

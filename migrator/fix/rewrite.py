@@ -16,15 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from migrator import jsontext
-from migrator.blame import blamed_argument
-from migrator.classify import Outcome, Verdict
 from migrator.errors import UnsafeRewriteError
-from migrator.model import Edit, SourceMessage, Unit
-from migrator.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
-from migrator.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
-from migrator.session import Exchange
-from migrator.wording import Issue, MessageKind, complaint_of
+from migrator.judge.argument_blame import blamed_argument
+from migrator.judge.classify import Outcome, Verdict
+from migrator.judge.wording import Issue, MessageKind, complaint_of
+from migrator.model import jsontext
+from migrator.model.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
+from migrator.model.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
+from migrator.model.session import Exchange
+from migrator.model.units import Edit, SourceMessage, Unit
 
 RESULT_TYPE_FROM = "2026-07-28"
 UNKNOWN_VERSION_TARGET = "2025-11-25"
@@ -205,7 +205,7 @@ def check_rewrite(
 
 def rewrite_problems(payload: Any, member: str, version: str | None) -> list[str]:
     """Why a rewritten response is invalid (empty when it is valid)."""
-    from migrator import schemas, validation
+    from migrator.judge import schemas, validation
 
     # Without a known version the rewrite is written as SEP-1303 defines it
     # (2025-11-25, no resultType) and validated as that.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrator.wording import Complaint
+from migrator.judge.wording import Complaint
 
 
 def json_type(value: Any) -> str:

@@ -14,12 +14,12 @@ from typing import Any
 
 from jsonschema.exceptions import best_match
 
-from migrator.model import Kind
-from migrator.provenance import rewritten_error, rewritten_result
-from migrator.session import Exchange
-from migrator.tool_results import plain_tool_result
-from migrator.validation import ToolSchemas, pointer
-from migrator.wording import Issue, MessageKind, MessageReading, WordingReader
+from migrator.judge.validation import ToolSchemas, pointer
+from migrator.judge.wording import Issue, MessageKind, MessageReading, WordingReader
+from migrator.model.provenance import rewritten_error, rewritten_result
+from migrator.model.session import Exchange
+from migrator.model.tool_results import plain_tool_result
+from migrator.model.units import Kind
 
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from migrator.errors import InputError, UsageError
 
 if TYPE_CHECKING:  # validation imports jsonschema: only when a schema is used
-    from migrator.validation import FastValidator, SchemaProblem
+    from migrator.judge.validation import FastValidator, SchemaProblem
 
 # The specification repository at a fixed commit, and what each file there hashes to.
 SPEC_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
@@ -187,7 +187,7 @@ def _build(document: dict[str, Any], definition: str) -> FastValidator:
     import referencing
     from jsonschema.validators import validator_for
 
-    from migrator.validation import FastValidator
+    from migrator.judge.validation import FastValidator
 
     key = "$defs" if "$defs" in document else "definitions"
     resource = referencing.Resource.from_contents(document)

@@ -12,7 +12,7 @@ from these files; nothing is fetched over the network. Validators are built once
 per definition and cached, so callers can ask for them on every message.
 
 Example:
-    >>> from migrator import schemas
+    >>> from migrator.judge import schemas
     >>> check = schemas.validator("2025-11-25", "CallToolResult")
     >>> check.is_valid({"content": [], "isError": True})
     True
@@ -91,7 +91,7 @@ def schema_dir() -> Path | Traversable:
     packaged = importlib.resources.files("migrator") / "_schemas"
     if packaged.is_dir():
         return packaged
-    in_repository = Path(__file__).resolve().parent.parent / "schemas"
+    in_repository = Path(__file__).resolve().parents[2] / "schemas"
     if in_repository.is_dir():
         return in_repository
     raise FileNotFoundError(

@@ -22,7 +22,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from migrator import schemas
+from migrator.judge import schemas
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -131,7 +131,7 @@ def _compile_definition(relative_path: str, definition: str) -> Any:
 
 @functools.cache
 def mcp(version: str, definition: str) -> FastValidator:
-    """A definition of one MCP version's schema (see :func:`migrator.schemas.validator`)."""
+    """A definition of one MCP version's schema (see :func:`migrator.judge.schemas.validator`)."""
     reference = schemas.validator(version, definition)
     return FastValidator(reference, _compile_definition(f"mcp/{version}.schema.json", definition))
 

@@ -4,9 +4,9 @@
 client starts them instead of the server, they start the server and pass every
 line through.
 
-* :mod:`migrator.wire.relay`: the relay itself (processes, pipes, signals, exit codes).
-* :mod:`migrator.wire.recording`: appending the traffic to a file, wire or envelope form.
-* :mod:`migrator.wire.fixer`: the engine's :class:`~migrator.engine.Pipeline` as a line hook.
+* :mod:`migrator.live.relay`: the relay itself (processes, pipes, signals, exit codes).
+* :mod:`migrator.live.recording`: appending the traffic to a file, wire or envelope form.
+* :mod:`migrator.live.fixer`: the engine's :class:`~migrator.engine.pipeline.Pipeline` as a line hook.
 
 The submodules are imported where they are used, so ``record`` stays light.
 """

@@ -1,7 +1,7 @@
 """The engine on live traffic: judge every line, rewrite what the server sends.
 
-:class:`LiveFixer` is a relay hook (see :mod:`migrator.wire.relay`). Every line
-of both directions goes through one :class:`~migrator.engine.Pipeline` with its
+:class:`LiveFixer` is a relay hook (see :mod:`migrator.live.relay`). Every line
+of both directions goes through one :class:`~migrator.engine.pipeline.Pipeline` with its
 known direction, so the session model sees each request before its answer, the
 handshake and the tool catalog. Client lines are forwarded unchanged; a server
 line is forwarded as the pipeline returns it (rewritten when a rule fixed it).
@@ -13,12 +13,12 @@ so memory stays bounded by what is in flight, however long the session runs.
 
 from __future__ import annotations
 
-from migrator.engine import FileReport, Options, Pipeline
+from migrator.engine.pipeline import FileReport, Options, Pipeline
 from migrator.errors import UnsafeRewriteError
-from migrator.model import Direction
+from migrator.live.relay import Log
+from migrator.model.source import decode, encode
+from migrator.model.units import Direction
 from migrator.readers.wire import wire_unit
-from migrator.source import decode, encode
-from migrator.wire.relay import Log
 
 
 class LiveFixer:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from migrator import __version__
 from migrator.errors import UsageError
-from migrator.wire.relay import Log
+from migrator.live.relay import Log
 
 if TYPE_CHECKING:
     import httpx
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def _headers(pairs: list[tuple[str, str]], secrets: bool) -> list[dict[str, str]]:
-    from migrator.wire.http_proxy import credential_header
+    from migrator.live.http_proxy import credential_header
 
     return [{"name": k, "value": v} for k, v in pairs if secrets or not credential_header(k)]
 

@@ -12,7 +12,7 @@ headers the protocol needs, and every answer comes back:
 * ``DELETE``, ``202 Accepted`` and anything else: passed through unchanged.
 
 Each MCP session (``Mcp-Session-Id``, assigned in the answer to
-``initialize``) gets its own :class:`~migrator.wire.fixer.LiveFixer`, so the
+``initialize``) gets its own :class:`~migrator.live.fixer.LiveFixer`, so the
 session model sees each session's handshake, catalog and requests in order.
 A stateless server (no session id) shares one.
 
@@ -41,20 +41,20 @@ from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
 
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import UsageError
-from migrator.model import Direction
-from migrator.wire.fixer import LiveFixer
-from migrator.wire.recording import Recorder, is_one_json_value
-from migrator.wire.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
-from migrator.wire.sse import encode_event
+from migrator.live.fixer import LiveFixer
+from migrator.live.recording import Recorder, is_one_json_value
+from migrator.live.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
+from migrator.live.sse import encode_event
+from migrator.model.units import Direction
 
 if TYPE_CHECKING:
     import httpx
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from migrator.wire.har import HarRecorder
+    from migrator.live.har_recording import HarRecorder
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 
@@ -519,7 +519,7 @@ def serve(settings: HttpSettings, log: Log, stdout: TextIO) -> int:
     from starlette.applications import Starlette
     from starlette.routing import Route
 
-    from migrator.wire.har import HarRecorder
+    from migrator.live.har_recording import HarRecorder
 
     upstream = parse_upstream(settings.upstream)
     listen = parse_listen(settings.listen)

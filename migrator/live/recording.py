@@ -25,11 +25,11 @@ import threading
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from migrator import jsontext
 from migrator.errors import UsageError
-from migrator.model import Direction
-from migrator.source import decode, encode
-from migrator.wire.relay import Log
+from migrator.live.relay import Log
+from migrator.model import jsontext
+from migrator.model.source import decode, encode
+from migrator.model.units import Direction
 
 
 def _utc_now() -> dt.datetime:

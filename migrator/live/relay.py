@@ -33,7 +33,7 @@ from types import FrameType
 from typing import IO, Protocol
 
 from migrator.errors import UsageError
-from migrator.model import Direction
+from migrator.model.units import Direction
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 

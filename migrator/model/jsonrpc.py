@@ -6,7 +6,7 @@ line is first decoded, in one C call, into an :class:`Envelope`: ``jsonrpc``,
 ``id`` and ``method`` as values, ``params``, ``result`` and ``error`` as
 :class:`msgspec.Raw` byte spans that are skipped, not turned into Python
 objects. The whole payload is decoded only when a rule (or the session model)
-asks for it, through :attr:`migrator.model.SourceMessage.payload`.
+asks for it, through :attr:`migrator.model.units.SourceMessage.payload`.
 
 The fast path must never change a verdict, so it only takes what it can hand
 over exactly: a line that starts with ``{`` and that msgspec decodes as one
@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from migrator.model import Direction, Kind, SourceMessage
+from migrator.model.units import Direction, Kind, SourceMessage
 
 UNSET: Any = msgspec.UNSET
 _ABSENT = msgspec.Raw()  # an absent payload member: a present one is never empty
@@ -43,7 +43,7 @@ _decode = msgspec.json.Decoder(Envelope).decode
 
 
 def envelope_kind(envelope: Envelope) -> Kind:
-    """What the message is, from its members alone (as :func:`~migrator.model.message_kind`)."""
+    """What the message is, from its members alone (as :func:`~migrator.model.units.message_kind`)."""
     method = envelope.method
     if method is not UNSET:
         if type(method) is not str:

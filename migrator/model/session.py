@@ -23,8 +23,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from migrator.jsontext import display
-from migrator.model import Direction, Kind, SourceMessage
+from migrator.model.jsontext import display
+from migrator.model.units import Direction, Kind, SourceMessage
 
 PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
 

@@ -28,11 +28,60 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from migrator.model import SourceMessage
-from migrator.readers.otlp import Span
-from migrator.session import Exchange, Session
+from migrator.model.session import Exchange, Session
+from migrator.model.units import SourceMessage
+
+# The spans as a trace recorded them (the OTLP reader makes them), then what they mean.
+
+
+class Attribute(NamedTuple):
+    """One span or resource attribute: its decoded value and the AnyValue type it came as."""
+
+    value: Any
+    type: str  # "string", "int", "double", "boolean", "array", "map", "bytes" or "empty"
+
+
+@dataclass(frozen=True, slots=True)
+class SpanEvent:
+    """A span event (``exception`` events carry ``exception.type`` and ``exception.message``)."""
+
+    name: str
+    attributes: dict[str, Attribute]
+
+
+@dataclass(slots=True)
+class Span:
+    """One span as the trace recorded it, with where it is in the file."""
+
+    trace_id: str  # lowercase hex, 32 digits when well-formed
+    span_id: str  # lowercase hex, 16 digits when well-formed
+    parent_span_id: str  # "" for a root span
+    name: str
+    kind: str  # "client", "server", "internal", ... (see SPAN_KINDS)
+    attributes: dict[str, Attribute]
+    resource: dict[str, Attribute]  # shared by every span of one resource
+    status_code: str  # "unset", "ok" or "error"
+    status_message: str
+    events: tuple[SpanEvent, ...]
+    line: int
+    scope: str = ""  # the instrumentation scope's name
+    defects: list[str] = field(default_factory=list)  # what could not be read, in words
+
+    def string(self, key: str) -> str | None:
+        """A string attribute's value (``None`` when absent or of another type)."""
+        attribute = self.attributes.get(key)
+        return attribute.value if attribute is not None and attribute.type == "string" else None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The spans of one export request (one line, or the whole document)."""
+
+    line: int
+    spans: list[Span]
+
 
 SEMCONV_RELEASE = "v1.41.0"
 """The open-telemetry/semantic-conventions release whose MCP conventions the trace rules follow."""

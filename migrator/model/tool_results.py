@@ -4,7 +4,7 @@ Most results of a tools/call are a list of text blocks, perhaps with a
 ``structuredContent`` object. Three readers need little of them: MCP202
 (is this a valid ``CallToolResult`` of its version?), the classifier (is
 ``isError`` true?) and MCP204 (is ``structuredContent`` there?). Decoding
-the result's raw text (:attr:`migrator.envelope.Envelope.result`) with
+the result's raw text (:attr:`migrator.model.jsonrpc.Envelope.result`) with
 msgspec into the structs below answers all three without building the
 payload as Python objects, so a plain success result is never decoded whole.
 
@@ -22,8 +22,8 @@ from typing import Literal
 
 import msgspec
 
-from migrator.envelope import object_starts
-from migrator.model import Kind, SourceMessage
+from migrator.model.jsonrpc import object_starts
+from migrator.model.units import Kind, SourceMessage
 
 _ABSENT = msgspec.Raw()  # an absent member: a present one is never empty
 

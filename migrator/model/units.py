@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from migrator.jsontext import JsonStyle, loads
+from migrator.model.jsontext import JsonStyle, loads
 
 
 class Direction(str, Enum):
@@ -63,7 +63,7 @@ class SourceMessage:
     for reports. ``kind``, ``method`` and ``id`` come from the members, computed
     once: every rule asks.
 
-    A message read envelope first (:func:`migrator.envelope.envelope_message`)
+    A message read envelope first (:func:`migrator.model.jsonrpc.envelope_message`)
     has its :attr:`payload` decoded only when something asks for it: most
     messages are never looked at past their envelope.
     """

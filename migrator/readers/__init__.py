@@ -4,7 +4,7 @@ A reader reads *and writes back*: it turns a file into units of text holding
 JSON-RPC messages, and writes each unit out again as the engine returns it
 (``Reader.emit`` and ``Reader.close``), so an edit inside a HAR body or a YAML
 document keeps every other byte. There is no separate writer per format;
-:mod:`migrator.writer` only replaces a file atomically.
+:mod:`migrator.fix.writer` only replaces a file atomically.
 
 Add a format by writing a reader (see :class:`~migrator.readers.base.Reader`)
 and teaching :func:`detect` to recognise it.
@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Any
 
 from migrator.errors import NotATranscriptError, UsageError
-from migrator.model import Problem
+from migrator.model.units import Problem
 from migrator.readers.base import Reader, parse_json_line
 from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
 from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout

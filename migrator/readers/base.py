@@ -6,9 +6,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
-from migrator import jsontext
-from migrator.model import Direction, Problem, SourceMessage, Unit
-from migrator.source import BOM, invalid_utf8_column
+from migrator.model import jsontext
+from migrator.model.source import BOM, invalid_utf8_column
+from migrator.model.units import Direction, Problem, SourceMessage, Unit
 
 _DECODER = jsontext.DECODER
 _JSON_WHITESPACE = " \t\r\n"
@@ -25,7 +25,7 @@ INVALID_UTF8 = "MCP302"
 class Reader:
     """A transcript format.
 
-    A reader turns the lines of a file into :class:`~migrator.model.Unit` s: the
+    A reader turns the lines of a file into :class:`~migrator.model.units.Unit` s: the
     exact text, and the messages found in it with their spans. It never changes
     text; edits are made later, on the spans it reported. The engine hands each
     unit's text back, edited or not, to :meth:`emit`, and calls :meth:`close`

@@ -27,10 +27,10 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
-from migrator import jsontext
-from migrator.model import Direction, Problem, Unit
+from migrator.model import jsontext
+from migrator.model.source import invalid_utf8_column
+from migrator.model.units import Direction, Problem, Unit
 from migrator.readers.base import INVALID_UTF8, UNPARSEABLE_LINE, Reader, messages_at
-from migrator.source import invalid_utf8_column
 
 PREFIX = re.compile(
     r"(?P<time>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) \[(?P<server>[^\]\r\n]*)\] \[(?P<level>[a-z]+)\] "

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from migrator import jsontext
-from migrator.model import Direction, Problem, Unit
+from migrator.model import jsontext
+from migrator.model.units import Direction, Problem, Unit
 from migrator.readers.base import Reader, messages_at, parse_json_line
 from migrator.readers.wire import looks_like_message
 

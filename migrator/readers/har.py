@@ -45,12 +45,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from migrator import jsontext
 from migrator.errors import InputError, NotATranscriptError, UnsafeRewriteError
-from migrator.model import Direction, Edit, Problem, SourceMessage, Unit, apply_edits
+from migrator.model import jsontext
+from migrator.model.source import BOM, decode, encode
+from migrator.model.units import Direction, Edit, Problem, SourceMessage, Unit, apply_edits
 from migrator.readers.base import UNPARSEABLE_LINE, Reader, messages_at
 from migrator.readers.wire import looks_like_message
-from migrator.source import BOM, decode, encode
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 SESSION_HEADER = "mcp-session-id"

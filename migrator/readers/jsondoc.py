@@ -25,13 +25,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from migrator import jsontext
 from migrator.errors import InputError, NotATranscriptError
-from migrator.model import Direction, SourceMessage, Unit
+from migrator.model import jsontext
+from migrator.model.source import BOM
+from migrator.model.units import Direction, SourceMessage, Unit
 from migrator.readers.base import Reader
 from migrator.readers.envelope import detect_layout
 from migrator.readers.wire import looks_like_message
-from migrator.source import BOM
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 INSPECTOR_KINDS = frozenset({"request", "response", "notification"})

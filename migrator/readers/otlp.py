@@ -33,14 +33,14 @@ import base64
 import binascii
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import msgspec
 
-from migrator.model import Problem, Unit
+from migrator.model.source import BOM
+from migrator.model.spans import Attribute, Batch, Span, SpanEvent
+from migrator.model.units import Problem, Unit
 from migrator.readers.base import Reader, parse_json_line
-from migrator.source import BOM
 
 NOT_AN_EXPORT_REQUEST = "MCP407"
 
@@ -67,53 +67,6 @@ _EMPTY: dict[str, Any] = {}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _LOWER_HEX_DIGITS = frozenset("0123456789abcdef")
 _DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
-
-
-class Attribute(NamedTuple):
-    """One span or resource attribute: its decoded value and the AnyValue type it came as."""
-
-    value: Any
-    type: str  # "string", "int", "double", "boolean", "array", "map", "bytes" or "empty"
-
-
-@dataclass(frozen=True, slots=True)
-class SpanEvent:
-    """A span event (``exception`` events carry ``exception.type`` and ``exception.message``)."""
-
-    name: str
-    attributes: dict[str, Attribute]
-
-
-@dataclass(slots=True)
-class Span:
-    """One span as the trace recorded it, with where it is in the file."""
-
-    trace_id: str  # lowercase hex, 32 digits when well-formed
-    span_id: str  # lowercase hex, 16 digits when well-formed
-    parent_span_id: str  # "" for a root span
-    name: str
-    kind: str  # "client", "server", "internal", ... (see SPAN_KINDS)
-    attributes: dict[str, Attribute]
-    resource: dict[str, Attribute]  # shared by every span of one resource
-    status_code: str  # "unset", "ok" or "error"
-    status_message: str
-    events: tuple[SpanEvent, ...]
-    line: int
-    scope: str = ""  # the instrumentation scope's name
-    defects: list[str] = field(default_factory=list)  # what could not be read, in words
-
-    def string(self, key: str) -> str | None:
-        """A string attribute's value (``None`` when absent or of another type)."""
-        attribute = self.attributes.get(key)
-        return attribute.value if attribute is not None and attribute.type == "string" else None
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """The spans of one export request (one line, or the whole document)."""
-
-    line: int
-    spans: list[Span]
 
 
 def looks_like_otlp(head: list[str]) -> bool:
@@ -513,7 +466,7 @@ def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line:
 
 
 class OtlpJsonReader(Reader):
-    """Reads OTLP JSON traces. The engine hands traces to :mod:`migrator.traces`, which calls :meth:`batches`."""
+    """Reads OTLP JSON traces. The engine hands traces to :mod:`migrator.engine.traces`, which calls :meth:`batches`."""
 
     name: ClassVar[str] = "otlp-json"
     streams_lines: ClassVar[bool] = True

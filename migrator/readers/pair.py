@@ -21,7 +21,7 @@ requests and the handshake comes first:
 
 This module only reads and merges (:func:`read_side`, :func:`merge_pair`) and
 writes a side back (:meth:`Side.rewritten`). Running the rules over the merged
-conversation is :func:`migrator.api.check_pair` and :func:`migrator.api.fix_pair`:
+conversation is :func:`migrator.engine.files.check_pair` and :func:`migrator.engine.files.fix_pair`:
 findings name the file their line is in, and ``fix`` rewrites only the
 server->client file (responses are the server's), atomically.
 """
@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from migrator.errors import InputError, MigratorError, UsageError
-from migrator.model import Direction, Kind, Unit
+from migrator.model.session import id_key
+from migrator.model.source import decode, split_lines
+from migrator.model.units import Direction, Kind, Unit
 from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
-from migrator.session import id_key
-from migrator.source import decode, split_lines
 
 __all__ = ["C2S", "S2C", "Merged", "Side", "merge_pair", "read_side"]
 

@@ -26,9 +26,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
-from migrator import jsontext
 from migrator.errors import InputError, NotATranscriptError
-from migrator.model import Direction, Unit
+from migrator.model import jsontext
+from migrator.model.units import Direction, Unit
 from migrator.readers.base import Reader, messages_at
 
 MARKER = re.compile(r"^-- (?P<name>.+?) --[ \t]*\r?$")

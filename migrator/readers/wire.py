@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
-from migrator.envelope import envelope_message
-from migrator.model import Direction, Problem, Unit
+from migrator.model.jsonrpc import envelope_message
+from migrator.model.source import invalid_utf8_column
+from migrator.model.units import Direction, Problem, Unit
 from migrator.readers.base import Reader, messages_at, parse_json_line
-from migrator.source import invalid_utf8_column
 
 
 def looks_like_message(value: Any) -> bool:

@@ -43,9 +43,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from migrator import jsontext
 from migrator.errors import InputError, NotATranscriptError, UnsafeRewriteError
-from migrator.model import Direction, SourceMessage, Unit
+from migrator.model import jsontext
+from migrator.model.units import Direction, SourceMessage, Unit
 from migrator.readers.base import Reader
 from migrator.readers.envelope import detect_layout
 from migrator.readers.wire import looks_like_message

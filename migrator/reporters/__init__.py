@@ -3,7 +3,7 @@
 The registry is keyed by :class:`OutputFormat`, a ``str`` Enum that also feeds
 the CLI's choices, so a new format is one module, one enum member and one line
 in :data:`REPORTERS`. Reporter modules are imported only when used. What they
-report is a :class:`migrator.results.RunResult`; this package only chooses who
+report is a :class:`migrator.engine.results.RunResult`; this package only chooses who
 prints it.
 """
 
@@ -17,7 +17,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # reporters are imported when used; the registry stays light
-    from migrator.results import RunResult
+    from migrator.engine.results import RunResult
 
 
 class OutputFormat(str, Enum):
@@ -83,4 +83,36 @@ REPORTERS: dict[OutputFormat, Reporter] = {
 }
 
 
-__all__ = ["REPORTERS", "OutputFormat", "ReportOptions", "Reporter", "resolve_format"]
+def write_report(
+    result: RunResult,
+    out: TextIO,
+    output_format: str = "text",
+    *,
+    show_evidence: bool = False,
+    fail_on: str = "warning",
+) -> None:
+    """Write a report of ``result`` in one of the ``--output-format`` formats.
+
+    Args:
+        result: the run's result.
+        out: the stream to write to.
+        output_format: a value of ``--output-format`` (``text``, ``json``,
+            ``sarif``, ...; the reporter registry lists them).
+        show_evidence: print the evidence behind each finding (text).
+        fail_on: findings at or above this severity are failures (junit).
+
+    Raises:
+        ValueError: ``output_format`` is not one of them.
+    """
+    options = ReportOptions(show_evidence=show_evidence, fail_on=fail_on)
+    REPORTERS[OutputFormat(output_format)](result, out, options)
+
+
+__all__ = [
+    "REPORTERS",
+    "OutputFormat",
+    "ReportOptions",
+    "Reporter",
+    "resolve_format",
+    "write_report",
+]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from migrator.findings import Severity
+from migrator.engine.results import RunResult
+from migrator.model.findings import Severity
 from migrator.reporters import ReportOptions
 from migrator.reporters.support import display_path
-from migrator.results import RunResult
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

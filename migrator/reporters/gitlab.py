@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from migrator.findings import Severity
+from migrator.engine.results import RunResult
+from migrator.model.findings import Severity
 from migrator.reporters import ReportOptions
 from migrator.reporters.support import display_path, fingerprinted
-from migrator.results import RunResult
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

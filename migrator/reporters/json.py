@@ -13,8 +13,8 @@ from typing import Any, TextIO
 import orjson
 
 from migrator import __version__
+from migrator.engine.results import RunResult
 from migrator.reporters import ReportOptions
-from migrator.results import RunResult
 
 DOCUMENT_VERSION = 1
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from migrator.engine.results import RunResult
 from migrator.reporters import ReportOptions
-from migrator.results import RunResult
 
 
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:

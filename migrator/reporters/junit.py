@@ -13,9 +13,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from migrator.findings import Finding, Severity
+from migrator.engine.results import RunResult
+from migrator.model.findings import Finding, Severity
 from migrator.reporters import ReportOptions
-from migrator.results import RunResult
 
 SUITE_NAME = "mcp-transcripts check"
 CLASS_NAME = "mcp-transcripts"

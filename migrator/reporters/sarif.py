@@ -22,8 +22,9 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from migrator import __version__
+from migrator.engine.results import RunResult
 from migrator.errors import MigratorError
-from migrator.findings import Severity
+from migrator.model.findings import Severity
 from migrator.reporters import ReportOptions
 from migrator.reporters.support import (
     PROJECT_URL,
@@ -32,7 +33,6 @@ from migrator.reporters.support import (
     first_paragraph,
     rule_url,
 )
-from migrator.results import RunResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = (

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from migrator.baseline import LineSource, finding_keys, fingerprint
-from migrator.findings import Finding
-from migrator.results import RunResult
+from migrator.engine.baseline import LineSource, finding_keys, fingerprint
+from migrator.engine.results import RunResult
+from migrator.model.findings import Finding
 
 PROJECT_URL = "https://github.com/mcp-transcripts/mcp-transcripts"
 
@@ -31,7 +31,7 @@ def fingerprinted(result: RunResult) -> list[tuple[Finding, str]]:
     """Every finding (sorted) with a fingerprint that survives lines moving.
 
     The fingerprint hashes the finding's baseline key (file, code, request id or
-    the line's text, see :mod:`migrator.baseline`) and which occurrence of that
+    the line's text, see :mod:`migrator.engine.baseline`) and which occurrence of that
     key it is, so it is unique within a run and stable across runs.
     """
     findings = result.findings

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from migrator.findings import Severity
+from migrator.engine.results import RunResult
+from migrator.model.findings import Severity
 from migrator.reporters import ReportOptions
 from migrator.reporters.terminal import use_color
-from migrator.results import RunResult
 
 RESET = "\x1b[0m"
 BOLD = "\x1b[1m"

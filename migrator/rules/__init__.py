@@ -21,13 +21,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from migrator.errors import UsageError
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import Kind, SourceMessage
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.units import Kind, SourceMessage
 
 if TYPE_CHECKING:
-    from migrator.classify import Outcome
+    from migrator.judge.classify import Outcome
+    from migrator.model.session import Exchange, Session
     from migrator.rules.base import CheckRule, RuleContext, ToolCallRule, ValidationRule
-    from migrator.session import Exchange, Session
 
 __all__ = [
     "FoundIn", "RuleInfo", "RuleSet", "all_rules", "get_rule", "resolve_selection", "rule_set",
@@ -254,7 +254,7 @@ def rule_set(selected: frozenset[str] | None, official_schemas: bool = False) ->
     named = {method for rule in watchers for method in rule.methods or ()}
     exchange_named = {method for rule in answerers for method in rule.exchange_methods or ()}
     unnamed = "\0 a method no rule names"  # not a method name a message can carry past the envelope
-    from migrator.classify import Outcome
+    from migrator.judge.classify import Outcome
 
     tool_call = tuple(rule for rule in tool_call_rules() if enabled(rule.info.code))
     return RuleSet(

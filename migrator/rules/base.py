@@ -16,15 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from migrator.classify import Outcome, Verdict
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.jsontext import display, reportable_id
-from migrator.model import Kind, SourceMessage
-from migrator.official import OfficialSchemas
-from migrator.rewrite import Rewrite
+from migrator.fix.rewrite import Rewrite
+from migrator.judge.classify import Outcome, Verdict
+from migrator.judge.official import OfficialSchemas
+from migrator.judge.validation import ToolSchemas
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display, reportable_id
+from migrator.model.session import Exchange, Session, SessionTracker
+from migrator.model.units import Kind, SourceMessage
 from migrator.rules import RuleInfo
-from migrator.session import Exchange, Session, SessionTracker
-from migrator.validation import ToolSchemas
 
 
 @dataclass(slots=True)

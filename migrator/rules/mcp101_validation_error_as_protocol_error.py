@@ -49,12 +49,12 @@ as MCP103 instead: add it to `validation-patterns`.
 
 from __future__ import annotations
 
-from migrator.classify import Outcome, Verdict
-from migrator.findings import FixSafety, Severity
-from migrator.rewrite import rewrite_as_tool_error
+from migrator.fix.rewrite import rewrite_as_tool_error
+from migrator.judge.classify import Outcome, Verdict
+from migrator.model.findings import FixSafety, Severity
+from migrator.model.session import Exchange
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
-from migrator.session import Exchange
 
 SEP_1303_VERSION = "2025-11-25"
 

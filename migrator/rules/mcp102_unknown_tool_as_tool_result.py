@@ -45,12 +45,12 @@ does not know goes unreported (add it to `unknown-tool-patterns`).
 
 from __future__ import annotations
 
-from migrator.classify import Outcome, Verdict, first_text
-from migrator.findings import FixSafety, Severity
-from migrator.rewrite import Rewrite, replace_member, unknown_tool_error
+from migrator.fix.rewrite import Rewrite, replace_member, unknown_tool_error
+from migrator.judge.classify import Outcome, Verdict, first_text
+from migrator.model.findings import FixSafety, Severity
+from migrator.model.session import Exchange
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
-from migrator.session import Exchange
 
 INFO = RuleInfo(
     code="MCP102",

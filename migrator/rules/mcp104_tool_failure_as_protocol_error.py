@@ -40,12 +40,12 @@ which is why the finding is `info` and the fix unsafe.
 
 from __future__ import annotations
 
-from migrator.classify import Outcome, Verdict
-from migrator.findings import FixSafety, Severity
-from migrator.rewrite import rewrite_as_tool_error
+from migrator.fix.rewrite import rewrite_as_tool_error
+from migrator.judge.classify import Outcome, Verdict
+from migrator.model.findings import FixSafety, Severity
+from migrator.model.session import Exchange
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
-from migrator.session import Exchange
 
 INFO = RuleInfo(
     code="MCP104",

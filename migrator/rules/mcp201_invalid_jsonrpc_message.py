@@ -41,13 +41,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrator import validation
-from migrator.envelope import UNSET, Envelope, object_starts
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import SourceMessage
+from migrator.judge import validation
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsonrpc import UNSET, Envelope, object_starts
+from migrator.model.session import Session
+from migrator.model.units import SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Session
 
 INFO = RuleInfo(
     code="MCP201",

@@ -47,13 +47,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrator import schemas, validation
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import Kind, SourceMessage
+from migrator.judge import schemas, validation
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.session import Exchange, Session, request_meta_version
+from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
+from migrator.model.units import Kind, SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange, Session, request_meta_version
-from migrator.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
 
 INFO = RuleInfo(
     code="MCP202",

@@ -40,14 +40,14 @@ transcript's catalog has no schema to check against.
 
 from __future__ import annotations
 
-from migrator.classify import call_shape_problem
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import Kind, SourceMessage
-from migrator.provenance import probe_case
+from migrator.judge.classify import call_shape_problem
+from migrator.judge.validation import ToolSchemas
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.provenance import probe_case
+from migrator.model.session import Session, request_meta_version
+from migrator.model.units import Kind, SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Session, request_meta_version
-from migrator.validation import ToolSchemas
 
 INFO = RuleInfo(
     code="MCP203",

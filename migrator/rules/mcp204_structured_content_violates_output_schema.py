@@ -41,12 +41,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.judge.validation import ToolSchemas
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.session import Exchange
+from migrator.model.tool_results import plain_tool_result
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange
-from migrator.tool_results import plain_tool_result
-from migrator.validation import ToolSchemas
 
 INFO = RuleInfo(
     code="MCP204",

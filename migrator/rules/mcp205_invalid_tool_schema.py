@@ -34,12 +34,12 @@ Only the tools listed in the transcript are checked.
 
 from __future__ import annotations
 
-from migrator import schemas
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.judge import schemas
+from migrator.judge.validation import default_dialect, pointer
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.session import Exchange
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange
-from migrator.validation import default_dialect, pointer
 
 INFO = RuleInfo(
     code="MCP205",

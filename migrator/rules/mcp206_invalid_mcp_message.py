@@ -43,11 +43,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import Kind, SourceMessage
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.session import Exchange, Session, request_meta_version
+from migrator.model.units import Kind, SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange, Session, request_meta_version
 
 INFO = RuleInfo(
     code="MCP206",

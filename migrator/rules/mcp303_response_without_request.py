@@ -35,11 +35,11 @@ oldest is forgotten, and its response is then reported as MCP303.
 
 from __future__ import annotations
 
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.jsontext import display
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
+from migrator.model.session import Exchange
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange
 
 INFO = RuleInfo(
     code="MCP303",

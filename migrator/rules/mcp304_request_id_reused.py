@@ -34,12 +34,12 @@ reported.
 
 from __future__ import annotations
 
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.jsontext import display
-from migrator.model import Kind, SourceMessage
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
+from migrator.model.session import Session
+from migrator.model.units import Kind, SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Session
 
 INFO = RuleInfo(
     code="MCP304",

@@ -48,12 +48,12 @@ CI keeps an old server from shipping unnoticed.
 
 from __future__ import annotations
 
-from migrator.classify import ArgumentChecker, Outcome, classify
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.judge.classify import ArgumentChecker, Outcome, classify
+from migrator.judge.wording import MessageKind, WordingReader
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.spans import Operation, as_exchange
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import Operation, as_exchange
-from migrator.wording import MessageKind, WordingReader
 
 SEP_1303_VERSION = "2025-11-25"
 

@@ -37,10 +37,10 @@ whole class of failures.
 
 from __future__ import annotations
 
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.spans import ERROR_TYPE, TOOL_ERROR, Operation
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import ERROR_TYPE, TOOL_ERROR, Operation
 
 INFO = RuleInfo(
     code="MCP402",

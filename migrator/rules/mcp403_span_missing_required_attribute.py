@@ -46,10 +46,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.rules import RuleInfo
-from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import (
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.spans import (
     ERROR_TYPE,
     METHOD,
     NOTIFICATION_PREFIX,
@@ -60,6 +58,8 @@ from migrator.spans import (
     TOOL_NAME,
     Operation,
 )
+from migrator.rules import RuleInfo
+from migrator.rules.trace_base import SpanRule, span_rule
 
 INFO = RuleInfo(
     code="MCP403",

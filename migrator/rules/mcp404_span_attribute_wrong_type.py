@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.spans import CONVENTION_TYPES, Operation
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import CONVENTION_TYPES, Operation
 
 INFO = RuleInfo(
     code="MCP404",

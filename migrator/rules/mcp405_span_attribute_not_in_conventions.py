@@ -45,10 +45,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.spans import MCP_NAMESPACE, REPLACEMENTS, Operation
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import MCP_NAMESPACE, REPLACEMENTS, Operation
 
 INFO = RuleInfo(
     code="MCP405",

@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from migrator.findings import Finding, FixSafety, Severity
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation, name_pattern
 from migrator.rules import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
-from migrator.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation, name_pattern
 
 INFO = RuleInfo(
     code="MCP406",

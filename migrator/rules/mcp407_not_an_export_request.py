@@ -30,7 +30,7 @@ Skipping a line quietly would let a CI check pass on a trace it never read.
 
 from __future__ import annotations
 
-from migrator.findings import FixSafety, Severity
+from migrator.model.findings import FixSafety, Severity
 from migrator.rules import RuleInfo, register_info
 
 INFO = register_info(

@@ -47,15 +47,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from migrator.classify import call_shape_problem
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import SourceMessage
-from migrator.provenance import probe_case
+from migrator.judge.classify import call_shape_problem
+from migrator.judge.validation import ToolSchemas
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.provenance import probe_case
+from migrator.model.session import Exchange
+from migrator.model.tool_results import plain_tool_result
+from migrator.model.units import SourceMessage
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange
-from migrator.tool_results import plain_tool_result
-from migrator.validation import ToolSchemas
 
 INFO = RuleInfo(
     code="MCP501",

@@ -41,14 +41,19 @@ An internal error tells a client to give up or retry the same call; an
 
 from __future__ import annotations
 
-from migrator.classify import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, call_shape_problem
-from migrator.findings import Finding, FixSafety, Severity
-from migrator.model import Kind
-from migrator.provenance import probe_case
+from migrator.judge.classify import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    call_shape_problem,
+)
+from migrator.judge.validation import ToolSchemas
+from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.provenance import probe_case
+from migrator.model.session import Exchange
+from migrator.model.units import Kind
 from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
-from migrator.session import Exchange
-from migrator.validation import ToolSchemas
 
 INFO = RuleInfo(
     code="MCP502",

@@ -35,7 +35,7 @@ session and every other tool with it.
 
 from __future__ import annotations
 
-from migrator.findings import FixSafety, Severity
+from migrator.model.findings import FixSafety, Severity
 from migrator.rules import RuleInfo, register_info
 
 INFO = register_info(

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from migrator.findings import FixSafety
+from migrator.model.findings import FixSafety
 from migrator.rules import RuleInfo, all_rules, tool_call_rules
 
 __all__ = [

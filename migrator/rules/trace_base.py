@@ -1,7 +1,7 @@
 """What the trace rules (MCP4xx) share.
 
 A :class:`SpanRule` looks at one MCP operation (a span, see
-:mod:`migrator.spans`) and returns its findings. Each finding is located at
+:mod:`migrator.model.spans`) and returns its findings. Each finding is located at
 the line of the file that holds the span and carries the span's ``trace_id``
 and ``span_id``, so a user can open the span in their tracing backend.
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import ClassVar
 
-from migrator.findings import Finding, Severity
+from migrator.model.findings import Finding, Severity
+from migrator.model.spans import SEMCONV_RELEASE, Operation
 from migrator.rules import RuleInfo, all_rules, register_info
 from migrator.rules.base import shared
-from migrator.spans import SEMCONV_RELEASE, Operation
 
 _SPAN_RULES: dict[str, SpanRule] = {}
 
@@ -47,7 +47,7 @@ class SpanRule:
         it makes deviates the same way. They return the deviation here, and a
         file reports it once per instrumentation scope and service, at the
         first span that shows it. What they look at must be part of
-        :func:`migrator.traces.span_shape`.
+        :func:`migrator.engine.traces.span_shape`.
         """
         return None
 

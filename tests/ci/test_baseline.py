@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from migrator.baseline import Baseline, Key, line_hash, load_baseline
+from migrator.engine.baseline import Baseline, Key, line_hash, load_baseline
 from tests.ci.conftest import REPO
 from tests.ci.transcripts import SELECT, session, write
 from tests.conftest import CliResult, run_cli

@@ -8,9 +8,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from migrator import config as config_module
-from migrator.config import Config, ConfigError, discover, find_config, load_config
-from migrator.globs import glob_matcher
+from migrator.engine import config as config_module
+from migrator.engine.config import Config, ConfigError, discover, find_config, load_config
+from migrator.engine.globs import glob_matcher
 from tests.ci.conftest import REPO
 from tests.ci.transcripts import SELECT, session, write
 from tests.conftest import run_cli

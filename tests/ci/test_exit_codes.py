@@ -3,7 +3,7 @@
 Findings follow ``--fail-on``; a file that cannot be read at all (an I/O error,
 bytes that are not text, a format that is not recognised) is an input error,
 not a finding, and the run exits 2 whatever ``--fail-on`` says. ``--help``
-prints the table from :data:`migrator.exitcodes.EXIT_CODES`.
+prints the table from :data:`migrator.engine.exitcodes.EXIT_CODES`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from migrator.exitcodes import EXIT_CODES
-from migrator.results import FAIL_ON_CHOICES
+from migrator.engine.exitcodes import EXIT_CODES
+from migrator.engine.results import FAIL_ON_CHOICES
 from tests.conftest import run_cli
 
 CLEAN = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":1,"result":{}}\n'

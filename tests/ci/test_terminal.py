@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from migrator.cli import main
-from migrator.commands.common import PROGRESS_MIN_FILES
+from migrator.cli.commands.common import PROGRESS_MIN_FILES
 from migrator.reporters.terminal import in_ci, use_color
 from tests.ci.conftest import REPO
 from tests.ci.transcripts import SELECT, clean_session, session, write
@@ -97,7 +97,7 @@ def test_ci_and_colour_decisions() -> None:
 def test_version_does_not_import_the_heavy_dependencies() -> None:
     code = (
         "import sys; from migrator.cli import main; main(['--version']); "
-        "heavy = sorted(m for m in ('rich', 'ruamel.yaml', 'migrator.config', 'migrator.baseline', 'migrator.reporters.sarif') if m in sys.modules); "
+        "heavy = sorted(m for m in ('rich', 'ruamel.yaml', 'migrator.engine.config', 'migrator.engine.baseline', 'migrator.reporters.sarif') if m in sys.modules); "
         "print(heavy)"
     )
     result = subprocess.run(

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from migrator.api import check_text, fix_text
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import InputError
+from migrator.model.source import split_lines
 from migrator.readers import detect
-from migrator.source import split_lines
 from tests.conftest import ROOT, examples
 from tests.formats import builders
 from tests.formats.builders import C2S, S2C, Sent

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from migrator.api import check_text, fix_text
-from migrator.engine import Options
+from migrator.engine.pipeline import Options
 from migrator.errors import MigratorError
 from migrator.readers import InputFormat
 from tests.conftest import examples

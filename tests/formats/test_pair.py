@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from migrator.api import check_pair, check_text, fix_pair
-from migrator.engine import Options
+from migrator.engine.options import Mode
+from migrator.engine.pipeline import Options
 from migrator.errors import InputError, UsageError, WriteError
-from migrator.options import Mode
 from migrator.readers import InputFormat
 from tests.conftest import examples
 from tests.formats import builders

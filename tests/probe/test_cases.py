@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 
-from migrator.probe.cases import MISSING, pattern_example, tool_cases, unknown_tool_case
+from migrator.live.probe.cases import MISSING, pattern_example, tool_cases, unknown_tool_case
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

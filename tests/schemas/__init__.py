@@ -1,1 +1,1 @@
-"""Tests of the project's JSON Schemas and of migrator.schemas."""
+"""Tests of the project's JSON Schemas and of migrator.judge.schemas."""

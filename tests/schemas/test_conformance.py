@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from migrator import schemas
+from migrator.judge import schemas
 
 from . import corpus, oracle
 

@@ -1,4 +1,4 @@
-"""The project's own schemas are valid, self-contained, and migrator.schemas serves them."""
+"""The project's own schemas are valid, self-contained, and migrator.judge.schemas serves them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import jsonschema.validators
 import pytest
 import referencing.exceptions
 
-from migrator import schemas
+from migrator.judge import schemas
 
 from . import oracle
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from migrator.model import Direction
-from migrator.wire.recording import envelope_line, is_one_json_value, strip_line_ending
-from migrator.wire.relay import exit_status, read_lines
+from migrator.live.recording import envelope_line, is_one_json_value, strip_line_ending
+from migrator.live.relay import exit_status, read_lines
+from migrator.model.units import Direction
 from tests.wire.helpers import (
     Spawn,
     call,

@@ -1,5 +1,4 @@
-from mcp import ClientSession
-from mcp import MCPError
+from mcp import ClientSession, MCPError
 
 
 async def run_tool_call(session: ClientSession, call_id: str, name: str, arguments: dict) -> dict:

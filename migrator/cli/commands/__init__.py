@@ -24,7 +24,7 @@ class IO:
 
 def command_modules() -> list[ModuleType]:
     """The command modules, imported on demand (start-up stays fast)."""
-    from migrator.commands import check, explain, fix, probe, proxy, record, rules, schema
+    from migrator.cli.commands import check, explain, fix, probe, proxy, record, rules, schema
 
     return [check, fix, rules, explain, schema, record, proxy, probe]
 

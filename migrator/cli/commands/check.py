@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from migrator.commands import IO, formatter
-from migrator.commands.common import (
+from migrator.cli.commands import IO, formatter
+from migrator.cli.commands.common import (
     add_input_options,
     add_report_options,
     overrides,
@@ -16,7 +16,7 @@ from migrator.commands.common import (
 )
 
 if TYPE_CHECKING:
-    from migrator.results import RunResult
+    from migrator.engine.results import RunResult
 
 NAME = "check"
 HELP = "report findings"
@@ -68,7 +68,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: IO) -> int:
     """Check the files; the exit code is :meth:`RunResult.exit_code` (see ``EXIT_CODES``)."""
     from migrator import api
-    from migrator.options import Mode
+    from migrator.engine.options import Mode
 
     given = overrides(
         args, mode=Mode.CHECK, fail_on=args.fail_on, mcp_schemas=tuple(args.mcp_schema or ())
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     if args.write_baseline:
         return _write_baseline(args, io, result)
     if args.baseline:
-        from migrator.baseline import load_baseline
+        from migrator.engine.baseline import load_baseline
 
         result = load_baseline(args.baseline).filter(result, options.selected)
         if args.verbose:
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
 
 
 def _write_baseline(args: argparse.Namespace, io: IO, result: RunResult) -> int:
-    from migrator.baseline import LineSource, finding_keys, write_baseline
+    from migrator.engine.baseline import LineSource, finding_keys, write_baseline
 
     target = Path(args.write_baseline)
     keys = finding_keys(result.findings, target.absolute().parent, LineSource(result.texts))

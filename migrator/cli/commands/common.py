@@ -1,8 +1,8 @@
 """Options shared by ``check`` and ``fix``, and how the CLI shows a run over many files.
 
-The arguments become typed :class:`~migrator.config.Overrides` once; the
+The arguments become typed :class:`~migrator.engine.config.Overrides` once; the
 configuration layer resolves them over the configuration file (the command line
-wins, then the file, then the built-in defaults) and :func:`migrator.runner.run`
+wins, then the file, then the built-in defaults) and :func:`migrator.engine.runner.run`
 runs the files. What stays here is the terminal: status lines, and a progress
 bar drawn from the runner's ``on_file`` callback.
 """
@@ -13,13 +13,13 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from migrator.commands import IO
+from migrator.cli.commands import IO
 
 if TYPE_CHECKING:  # imported where used: start-up stays fast
-    from migrator.config import Config, Overrides
-    from migrator.options import Options
-    from migrator.results import FileReport, RunResult
-    from migrator.runner import FileDone
+    from migrator.engine.config import Config, Overrides
+    from migrator.engine.options import Options
+    from migrator.engine.results import FileReport, RunResult
+    from migrator.engine.runner import FileDone
 
 PROGRESS_MIN_FILES = 20
 """A run over at least this many files shows a progress bar (on a terminal, outside CI)."""
@@ -32,8 +32,8 @@ def add_report_options(
 
     ``fail_on_default`` is ``None`` where the configuration file may set it.
     """
+    from migrator.engine.results import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
     from migrator.reporters import OutputFormat
-    from migrator.results import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 
     parser.add_argument(
         "--output-format",
@@ -53,7 +53,7 @@ def add_report_options(
 
 def add_fix_options(parser: argparse.ArgumentParser) -> None:
     """``--unsafe-fixes`` and ``--no-provenance``, shared by ``fix`` and ``proxy``."""
-    from migrator.provenance import ORIGINAL_ERROR
+    from migrator.model.provenance import ORIGINAL_ERROR
 
     parser.add_argument(
         "--unsafe-fixes",
@@ -142,10 +142,10 @@ def overrides(args: argparse.Namespace, **command: Any) -> Overrides:
 
     Args:
         args: the parsed command line.
-        command: the command's own :class:`~migrator.config.Overrides` fields
+        command: the command's own :class:`~migrator.engine.config.Overrides` fields
             (``mode``, ``fail_on``, ``unsafe_fixes``, ...).
     """
-    from migrator.config import Overrides
+    from migrator.engine.config import Overrides
 
     return Overrides(
         config=args.config,
@@ -167,7 +167,7 @@ def settings(io: IO, given: Overrides, *, verbose: bool) -> tuple[Config, Option
         ConfigError: the file is missing or invalid.
         UsageError: a rule name is unknown.
     """
-    from migrator import config
+    from migrator.engine import config
 
     loaded = config.load(given)
     if loaded.deprecation:
@@ -186,7 +186,7 @@ def run_files(
         UsageError: '-' or --pair combined with other paths, or no path at all.
         InputError: a path does not exist.
     """
-    from migrator import runner
+    from migrator.engine import runner
 
     progress = _Progress(io, args)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.commands import IO
+from migrator.cli.commands import IO
 
 NAME = "explain"
 HELP = "explain one rule"

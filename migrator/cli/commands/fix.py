@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.commands import IO, formatter
-from migrator.commands.common import (
+from migrator.cli.commands import IO, formatter
+from migrator.cli.commands.common import (
     add_fix_options,
     add_input_options,
     overrides,
@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Fix the files (or print the diff); the exit code is :meth:`RunResult.exit_code`."""
-    from migrator.options import Mode
+    from migrator.engine.options import Mode
 
     mode = Mode.DIFF if args.diff else Mode.FIX
     given = overrides(args, mode=mode, unsafe_fixes=args.unsafe_fixes, provenance=args.provenance)

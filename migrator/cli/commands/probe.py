@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.commands import IO, formatter
+from migrator.cli.commands import IO, formatter
 
 NAME = "probe"
 HELP = "call a live server's tools with invalid arguments and judge its answers (SEP-1303)"
@@ -27,9 +27,9 @@ exit codes:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add probe's arguments."""
-    from migrator.commands.common import add_report_options
-    from migrator.commands.relay_options import add_server_argument
-    from migrator.results import DEFAULT_FAIL_ON
+    from migrator.cli.commands.common import add_report_options
+    from migrator.cli.commands.server_options import add_server_argument
+    from migrator.engine.results import DEFAULT_FAIL_ON
 
     parser.description = (
         "Start a stdio server (or connect to a Streamable HTTP one), list its tools, call each\n"
@@ -139,14 +139,19 @@ def _positive_float(text: str) -> float:
 def run(args: argparse.Namespace, io: IO) -> int:
     """Probe the server; 0 clean, 1 findings at or above --fail-on, 2 when it cannot be probed."""
     from migrator import api
+    from migrator.engine.exitcodes import ERROR as EXIT_ERROR
+    from migrator.engine.results import RunResult
     from migrator.errors import UsageError
-    from migrator.exitcodes import ERROR as EXIT_ERROR
-    from migrator.probe.runner import ProbeOptions, run_probe
-    from migrator.probe.session import NEWEST_VERSION, ClientSession, SessionError
-    from migrator.probe.table import render
-    from migrator.probe.transport import Connection, HttpConnection, StdioConnection, Transcript
+    from migrator.live.probe.client import NEWEST_VERSION, ClientSession, SessionError
+    from migrator.live.probe.prober import ProbeOptions, run_probe
+    from migrator.live.probe.table import render
+    from migrator.live.probe.transport import (
+        Connection,
+        HttpConnection,
+        StdioConnection,
+        Transcript,
+    )
     from migrator.reporters import resolve_format
-    from migrator.results import RunResult
 
     if args.envelope and not args.out:
         raise UsageError("--envelope needs --out FILE")
@@ -159,7 +164,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     else:
         if args.header:
             raise UsageError("--header is for --url (HTTP servers)")
-        from migrator.commands.relay_options import server_command
+        from migrator.cli.commands.server_options import server_command
 
         connection = StdioConnection(server_command(args), transcript)
     session = ClientSession(connection, args.protocol_version or NEWEST_VERSION, args.timeout)

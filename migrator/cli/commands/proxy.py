@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from migrator.commands import IO, formatter
+from migrator.cli.commands import IO, formatter
 
 NAME = "proxy"
 HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answers live"
@@ -13,8 +13,8 @@ HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answ
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add proxy's arguments."""
-    from migrator.commands.common import add_fix_options
-    from migrator.commands.relay_options import (
+    from migrator.cli.commands.common import add_fix_options
+    from migrator.cli.commands.server_options import (
         HTTP_EPILOG,
         RELAY_EPILOG,
         add_http_arguments,
@@ -58,16 +58,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and fix until the server exits (or, over HTTP, until interrupted)."""
-    from migrator.commands.common import settings
-    from migrator.commands.relay_options import (
+    from migrator.cli.commands.common import settings
+    from migrator.cli.commands.server_options import (
         http_settings,
         refuse_http_only_options,
         server_command,
         stderr_log,
         stdio_fds,
     )
-    from migrator.config import Overrides
-    from migrator.options import Mode
+    from migrator.engine.config import Overrides
+    from migrator.engine.options import Mode
 
     # Live traffic follows the project's configuration file as check and fix do
     # (select, ignore, the in-house patterns); the command line wins over it.
@@ -79,14 +79,14 @@ def run(args: argparse.Namespace, io: IO) -> int:
     )
     _, options = settings(io, given, verbose=False)
     if args.upstream:
-        from migrator.wire.http_proxy import serve
+        from migrator.live.http_proxy import serve
 
         http = http_settings(args, options=options, record=args.record, quiet=args.quiet)
         return serve(http, stderr_log(io.stderr), io.stdout)
     refuse_http_only_options(args)
-    from migrator.wire.fixer import LiveFixer
-    from migrator.wire.recording import Recorder
-    from migrator.wire.relay import Relay
+    from migrator.live.fixer import LiveFixer
+    from migrator.live.recording import Recorder
+    from migrator.live.relay import Relay
 
     command = server_command(args)
     stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)

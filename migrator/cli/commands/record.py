@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.commands import IO, formatter
+from migrator.cli.commands import IO, formatter
 
 NAME = "record"
 HELP = "run a stdio or Streamable HTTP server behind a transparent proxy and record its traffic"
@@ -12,7 +12,7 @@ HELP = "run a stdio or Streamable HTTP server behind a transparent proxy and rec
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add record's arguments."""
-    from migrator.commands.relay_options import (
+    from migrator.cli.commands.server_options import (
         HTTP_EPILOG,
         RELAY_EPILOG,
         add_http_arguments,
@@ -51,7 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and record until the server exits (or, over HTTP, until interrupted)."""
-    from migrator.commands.relay_options import (
+    from migrator.cli.commands.server_options import (
         http_settings,
         refuse_http_only_options,
         server_command,
@@ -60,12 +60,12 @@ def run(args: argparse.Namespace, io: IO) -> int:
     )
 
     if args.upstream:
-        from migrator.wire.http_proxy import serve
+        from migrator.live.http_proxy import serve
 
         return serve(http_settings(args, record=args.out), stderr_log(io.stderr), io.stdout)
     refuse_http_only_options(args)
-    from migrator.wire.recording import Recorder
-    from migrator.wire.relay import Relay
+    from migrator.live.recording import Recorder
+    from migrator.live.relay import Relay
 
     command = server_command(args)
     stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from migrator.commands import IO
+from migrator.cli.commands import IO
 
 NAME = "rules"
 HELP = "list the rules"

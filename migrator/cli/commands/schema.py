@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.commands import IO, formatter
+from migrator.cli.commands import IO, formatter
 
 NAME = "schema"
 HELP = "fetch the official MCP schemas (for --mcp-schema cached)"
@@ -18,7 +18,7 @@ examples:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the schema subcommands."""
-    from migrator.official import PINNED_SHA256
+    from migrator.judge.official import PINNED_SHA256
 
     parser.description = (
         "Download an official MCP schema.json (pinned specification commit, verified sha256) into "
@@ -41,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Fetch or list."""
-    from migrator import official
+    from migrator.judge import official
 
     if args.action == "fetch":
         path = official.fetch(args.version, args.url, args.sha256)

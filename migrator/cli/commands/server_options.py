@@ -6,10 +6,10 @@ import argparse
 from typing import TYPE_CHECKING, TextIO
 
 from migrator.errors import UsageError
-from migrator.wire.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
+from migrator.live.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
 
 if TYPE_CHECKING:
-    from migrator.wire.http_proxy import HttpSettings
+    from migrator.live.http_proxy import HttpSettings
 
 PREFIX = "mcp-transcripts: "
 
@@ -122,7 +122,7 @@ def http_settings(args: argparse.Namespace, **kwargs: object) -> HttpSettings:
     Raises:
         UsageError: a server command was given as well, or HTTP-only options without --upstream.
     """
-    from migrator.wire.http_proxy import HttpSettings
+    from migrator.live.http_proxy import HttpSettings
 
     if [part for part in args.server if part != "--"]:
         raise UsageError("give either --upstream URL or a server command after --, not both")

@@ -25,7 +25,7 @@ from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
-from migrator.validation import DRAFT_2020_12, default_dialect
+from migrator.judge.validation import DRAFT_2020_12, default_dialect
 
 try:  # Python 3.11+
     from re import _parser as sre_parse  # type: ignore[attr-defined]

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from migrator import __version__
-from migrator.probe.transport import Answer, Connection, Crashed, TimedOut
-from migrator.schemas import SUPPORTED_VERSIONS
+from migrator.judge.schemas import SUPPORTED_VERSIONS
+from migrator.live.probe.transport import Answer, Connection, Crashed, TimedOut
 
 NEWEST_VERSION = SUPPORTED_VERSIONS[-1]
 """The protocol version the probe asks for unless told otherwise."""
@@ -49,7 +49,7 @@ class ServerFacts:
 
 
 class ClientSession:
-    """Drives a :class:`~migrator.probe.transport.Connection` as an MCP client.
+    """Drives a :class:`~migrator.live.probe.transport.Connection` as an MCP client.
 
     Args:
         connection: the channel to the server.

@@ -13,12 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from migrator.engine import FileReport, Options
-from migrator.findings import Finding, FindingList
-from migrator.probe.cases import Case, tool_cases, unknown_tool_case
-from migrator.probe.session import CallOutcome, ClientSession, ServerFacts
-from migrator.probe.transport import Transcript
-from migrator.probe.verdicts import (
+from migrator.engine.pipeline import FileReport, Options
+from migrator.live.probe.cases import Case, tool_cases, unknown_tool_case
+from migrator.live.probe.client import CallOutcome, ClientSession, ServerFacts
+from migrator.live.probe.transport import Transcript
+from migrator.live.probe.verdicts import (
     CaseResult,
     ServerVerdict,
     ToolSummary,
@@ -26,7 +25,8 @@ from migrator.probe.verdicts import (
     judge_unknown_tool,
     server_verdict,
 )
-from migrator.provenance import PROBE_CASE
+from migrator.model.findings import Finding, FindingList
+from migrator.model.provenance import PROBE_CASE
 from migrator.rules import get_rule
 from migrator.rules.base import shared
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from migrator.probe.runner import ProbeReport
-from migrator.probe.verdicts import CaseOutcome, ServerVerdict, one_line
+from migrator.live.probe.prober import ProbeReport
+from migrator.live.probe.verdicts import CaseOutcome, ServerVerdict, one_line
 
 COLUMNS = ("tool", "cases", "migrated", "-32602", "other error", "accepted", "crashed", "timeout")
 

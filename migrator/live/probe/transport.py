@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from migrator.errors import UsageError
-from migrator.model import Direction
-from migrator.wire.recording import envelope_line, strip_line_ending
-from migrator.wire.relay import read_lines
+from migrator.live.recording import envelope_line, strip_line_ending
+from migrator.live.relay import read_lines
+from migrator.model.units import Direction
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 HTTP_EXTRA = "pip install 'mcp-transcripts[http]'"

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from migrator.classify import INVALID_PARAMS, first_text
-from migrator.probe.cases import Case
-from migrator.probe.session import CallOutcome
+from migrator.judge.classify import INVALID_PARAMS, first_text
+from migrator.live.probe.cases import Case
+from migrator.live.probe.client import CallOutcome
 
 
 class CaseOutcome(str, Enum):
