@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from migrator import __version__
-from migrator.rules import all_rules
+from migrator.rules.registry import all_rules
 from tests.conftest import RECORDED, ROOT, run_cli
 
 OLD = RECORDED / "ts-sdk-1.20.2.jsonl"

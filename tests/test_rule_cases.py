@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from migrator.model.findings import FixSafety
-from migrator.rules import all_rules, get_rule
+from migrator.rules.registry import all_rules, get_rule
 from tests.conftest import ROOT, run_cli
 
 CASES = ROOT / "tests" / "rules"

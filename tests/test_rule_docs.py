@@ -22,7 +22,6 @@ from migrator import api
 from migrator.engine.pipeline import Options
 from migrator.errors import UsageError
 from migrator.model.findings import FixSafety
-from migrator.rules import RuleInfo, all_rules
 from migrator.rules.page import (
     DOCS_URL,
     RuleDoc,
@@ -32,6 +31,7 @@ from migrator.rules.page import (
     parse_doc,
     render_page,
 )
+from migrator.rules.registry import RuleInfo, all_rules
 from tests.conftest import ROOT, run_cli
 from tests.probe.helpers import careless, probe_json
 

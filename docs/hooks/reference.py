@@ -195,7 +195,7 @@ def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
     """
     from mkdocs.structure.files import File
 
-    from migrator.rules import all_rules
+    from migrator.rules.registry import all_rules
     from migrator.rules.page import LANGUAGES, page_path
 
     for rule in all_rules():
@@ -211,7 +211,7 @@ def on_page_read_source(page: Any, config: Any, **kwargs: Any) -> str | None:
     found = _RULE_PAGES.get(page.file.src_uri)
     if found is None:
         return None
-    from migrator.rules import get_rule
+    from migrator.rules.registry import get_rule
     from migrator.rules.page import render_page
 
     code, lang = found

@@ -65,7 +65,8 @@ examples:
 
 def build_parser() -> argparse.ArgumentParser:
     """The real argument parser (the docs' CLI reference is generated from it)."""
-    from migrator.cli.commands import command_modules, formatter
+    from migrator.cli.commands import command_modules
+    from migrator.cli.io import formatter
 
     parser = argparse.ArgumentParser(
         prog="mcp-transcripts", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter()
@@ -90,7 +91,7 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the CLI; returns the exit code (never calls ``sys.exit`` itself)."""
-    from migrator.cli.commands import IO
+    from migrator.cli.io import IO
 
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     parser = build_parser()

@@ -164,7 +164,7 @@ class Config:
         """
         from migrator.engine.options import Mode, Options
         from migrator.readers import InputFormat
-        from migrator.rules import resolve_selection
+        from migrator.rules.registry import resolve_selection
 
         given = overrides or Overrides()
         select = list(given.select) if given.select is not None else None
@@ -195,7 +195,7 @@ class Config:
 
         Stdin (``-``) has no place in the tree, so nothing is turned off for it.
         """
-        from migrator.rules import all_rules, resolve_selection
+        from migrator.rules.registry import all_rules, resolve_selection
 
         names = self.ignored_codes(path) if str(path) != "-" else ()
         if not names:
@@ -409,7 +409,7 @@ def _schema_problems(data: Any) -> list[str]:
 
 
 def _check_rules(key: str, names: Iterable[str]) -> list[str]:
-    from migrator.rules import resolve_selection
+    from migrator.rules.registry import resolve_selection
 
     problems = []
     for name in names:

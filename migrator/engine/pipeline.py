@@ -25,8 +25,8 @@ from migrator.model.source import refuse_non_text
 from migrator.model.units import Edit, Problem, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, Reader, detect
 from migrator.readers.otlp import OtlpJsonReader
-from migrator.rules import get_rule, rule_set
 from migrator.rules.base import RuleContext
+from migrator.rules.registry import get_rule, rule_set
 
 __all__ = ["FileReport", "Mode", "Options", "Pipeline", "process", "process_units"]
 

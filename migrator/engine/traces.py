@@ -27,8 +27,7 @@ from migrator.model.spans import (
 )
 from migrator.model.units import Problem
 from migrator.readers.otlp import OtlpJsonReader
-from migrator.rules import get_rule
-from migrator.rules.trace_base import span_rules
+from migrator.rules.registry import get_rule, span_rules
 
 if TYPE_CHECKING:
     from migrator.engine.options import Options

@@ -30,9 +30,15 @@ if TYPE_CHECKING:
     from starlette.requests import Request
 
 
-def _headers(pairs: list[tuple[str, str]], secrets: bool) -> list[dict[str, str]]:
-    from migrator.live.http_proxy import credential_header
+def credential_header(name: str) -> bool:
+    """Headers that carry secrets: never recorded without ``--record-secrets``."""
+    name = name.lower()
+    return name in {"authorization", "proxy-authorization", "cookie", "set-cookie"} or any(
+        part in name for part in ("api-key", "apikey", "token", "secret", "password", "auth")
+    )
 
+
+def _headers(pairs: list[tuple[str, str]], secrets: bool) -> list[dict[str, str]]:
     return [{"name": k, "value": v} for k, v in pairs if secrets or not credential_header(k)]
 
 

@@ -265,14 +265,6 @@ def passed_headers(
     return kept
 
 
-def credential_header(name: str) -> bool:
-    """Headers that carry secrets: never recorded without ``--record-secrets``."""
-    name = name.lower()
-    return name in {"authorization", "proxy-authorization", "cookie", "set-cookie"} or any(
-        part in name for part in ("api-key", "apikey", "token", "secret", "password", "auth")
-    )
-
-
 class HttpProxy:
     """The local endpoint: forwards, judges, rewrites and records.
 

@@ -52,7 +52,7 @@ def artifact_location(path: str) -> dict[str, str]:
 
 def rules() -> list[dict[str, Any]]:
     """The reporting descriptor of every rule, sorted by code."""
-    from migrator.rules import all_rules
+    from migrator.rules.registry import all_rules
 
     return [
         {

@@ -24,7 +24,7 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display, reportable_id
 from migrator.model.session import Exchange, Session, SessionTracker
 from migrator.model.units import Kind, SourceMessage
-from migrator.rules import RuleInfo
+from migrator.rules.info import RuleInfo
 
 
 @dataclass(slots=True)

@@ -49,8 +49,8 @@ from migrator.fix.rewrite import Rewrite, replace_member, unknown_tool_error
 from migrator.judge.classify import Outcome, Verdict, first_text
 from migrator.model.findings import FixSafety, Severity
 from migrator.model.session import Exchange
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP102",

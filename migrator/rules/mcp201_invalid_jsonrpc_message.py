@@ -46,8 +46,8 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsonrpc import UNSET, Envelope, object_starts
 from migrator.model.session import Session
 from migrator.model.units import SourceMessage
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP201",

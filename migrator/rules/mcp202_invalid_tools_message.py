@@ -52,8 +52,8 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.session import Exchange, Session, request_meta_version
 from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
 from migrator.model.units import Kind, SourceMessage
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP202",

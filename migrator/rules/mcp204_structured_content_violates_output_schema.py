@@ -45,8 +45,8 @@ from migrator.judge.validation import ToolSchemas
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.session import Exchange
 from migrator.model.tool_results import plain_tool_result
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP204",

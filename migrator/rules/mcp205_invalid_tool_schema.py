@@ -38,8 +38,8 @@ from migrator.judge import schemas
 from migrator.judge.validation import default_dialect, pointer
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.session import Exchange
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP205",

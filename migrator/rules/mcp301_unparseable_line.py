@@ -28,7 +28,7 @@ line MCP301 rather than the file an input error.
 from __future__ import annotations
 
 from migrator.model.findings import FixSafety, Severity
-from migrator.rules import RuleInfo, register_info
+from migrator.rules.info import RuleInfo, register_info
 
 INFO = register_info(
     RuleInfo(

@@ -29,7 +29,7 @@ JSON documents, HAR and YAML, invalid bytes pass through unreported.
 from __future__ import annotations
 
 from migrator.model.findings import FixSafety, Severity
-from migrator.rules import RuleInfo, register_info
+from migrator.rules.info import RuleInfo, register_info
 
 INFO = register_info(
     RuleInfo(

@@ -38,8 +38,8 @@ from __future__ import annotations
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display
 from migrator.model.session import Exchange
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP303",

@@ -52,7 +52,7 @@ from migrator.judge.classify import ArgumentChecker, Outcome, classify
 from migrator.judge.wording import MessageKind, WordingReader
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.spans import Operation, as_exchange
-from migrator.rules import RuleInfo
+from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
 SEP_1303_VERSION = "2025-11-25"

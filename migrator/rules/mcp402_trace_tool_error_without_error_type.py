@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.spans import ERROR_TYPE, TOOL_ERROR, Operation
-from migrator.rules import RuleInfo
+from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
 INFO = RuleInfo(

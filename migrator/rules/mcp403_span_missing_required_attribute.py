@@ -58,7 +58,7 @@ from migrator.model.spans import (
     TOOL_NAME,
     Operation,
 )
-from migrator.rules import RuleInfo
+from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
 INFO = RuleInfo(

@@ -40,7 +40,7 @@ from collections.abc import Hashable
 
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.spans import CONVENTION_TYPES, Operation
-from migrator.rules import RuleInfo
+from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
 INFO = RuleInfo(

@@ -47,7 +47,7 @@ from collections.abc import Hashable
 
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.spans import MCP_NAMESPACE, REPLACEMENTS, Operation
-from migrator.rules import RuleInfo
+from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
 INFO = RuleInfo(

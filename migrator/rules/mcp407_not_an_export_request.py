@@ -31,7 +31,7 @@ Skipping a line quietly would let a CI check pass on a trace it never read.
 from __future__ import annotations
 
 from migrator.model.findings import FixSafety, Severity
-from migrator.rules import RuleInfo, register_info
+from migrator.rules.info import RuleInfo, register_info
 
 INFO = register_info(
     RuleInfo(

@@ -54,8 +54,8 @@ from migrator.model.provenance import probe_case
 from migrator.model.session import Exchange
 from migrator.model.tool_results import plain_tool_result
 from migrator.model.units import SourceMessage
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP501",

@@ -52,8 +52,8 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.provenance import probe_case
 from migrator.model.session import Exchange
 from migrator.model.units import Kind
-from migrator.rules import RuleInfo, register
 from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
     code="MCP502",

@@ -36,7 +36,7 @@ session and every other tool with it.
 from __future__ import annotations
 
 from migrator.model.findings import FixSafety, Severity
-from migrator.rules import RuleInfo, register_info
+from migrator.rules.info import RuleInfo, register_info
 
 INFO = register_info(
     RuleInfo(

@@ -35,7 +35,7 @@ The client waits until its own timeout and the model learns nothing; an
 from __future__ import annotations
 
 from migrator.model.findings import FixSafety, Severity
-from migrator.rules import RuleInfo, register_info
+from migrator.rules.info import RuleInfo, register_info
 
 INFO = register_info(
     RuleInfo(

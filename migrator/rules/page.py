@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass
 
 from migrator.model.findings import FixSafety
-from migrator.rules import RuleInfo, all_rules, tool_call_rules
+from migrator.rules.info import RuleInfo
+from migrator.rules.registry import all_rules, tool_call_rules
 
 __all__ = [
     "DOCS_URL",

@@ -19,10 +19,8 @@ from typing import ClassVar
 
 from migrator.model.findings import Finding, Severity
 from migrator.model.spans import SEMCONV_RELEASE, Operation
-from migrator.rules import RuleInfo, all_rules, register_info
 from migrator.rules.base import shared
-
-_SPAN_RULES: dict[str, SpanRule] = {}
+from migrator.rules.info import RuleInfo, register
 
 
 class SpanRule:
@@ -90,15 +88,4 @@ class SpanRule:
 def span_rule(info: RuleInfo) -> Callable[[type[SpanRule]], type[SpanRule]]:
     """Class decorator that registers a span rule under its code."""
 
-    def decorate(cls: type[SpanRule]) -> type[SpanRule]:
-        register_info(info)
-        _SPAN_RULES[info.code] = cls(info)
-        return cls
-
-    return decorate
-
-
-def span_rules() -> list[SpanRule]:
-    """Every span rule, sorted by code."""
-    all_rules()  # importing the rule modules registers them
-    return [rule for _, rule in sorted(_SPAN_RULES.items())]
+    return register(info)

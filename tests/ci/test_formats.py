@@ -15,7 +15,7 @@ from migrator import __version__
 from migrator.cli import build_parser, main
 from migrator.reporters import REPORTERS, OutputFormat, resolve_format
 from migrator.reporters.github import escape_data, escape_property
-from migrator.rules import all_rules
+from migrator.rules.registry import all_rules
 from tests.ci.conftest import REPO, sarif_schema
 from tests.ci.transcripts import SELECT, clean_session, session, write
 from tests.conftest import CliResult, run_cli

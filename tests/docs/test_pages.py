@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from migrator.cli import build_parser
-from migrator.rules import all_rules
+from migrator.rules.registry import all_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

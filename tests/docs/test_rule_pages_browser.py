@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from migrator.rules import all_rules
+from migrator.rules.registry import all_rules
 from tests.docs.test_browser import browser, page, site_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser

@@ -1,5 +1,5 @@
 from migrator.cli import main
-from migrator.rules import all_rules
+from migrator.rules.registry import all_rules
 
 # The same as `mcp-transcripts check --fail-on error traces/`; returns the exit code.
 exit_code = main(["check", "--fail-on", "error", "traces/"])

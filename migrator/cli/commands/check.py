@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from migrator.cli.commands import IO, formatter
+from migrator.cli.io import IO, formatter
 from migrator.cli.commands.common import (
     add_input_options,
     add_report_options,

@@ -13,7 +13,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from migrator.cli.commands import IO
+from migrator.cli.io import IO
 
 if TYPE_CHECKING:  # imported where used: start-up stays fast
     from migrator.engine.config import Config, Overrides

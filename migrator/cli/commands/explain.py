@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.commands import IO
+from migrator.cli.io import IO
 
 NAME = "explain"
 HELP = "explain one rule"
@@ -21,8 +21,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Print the rule's page, the text the docs site shows, ending with its address there."""
-    from migrator.rules import get_rule
     from migrator.rules.page import render_page
+    from migrator.rules.registry import get_rule
 
     io.stdout.write(render_page(get_rule(args.rule), "en", web=False))
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.commands import IO, formatter
+from migrator.cli.io import IO, formatter
 from migrator.cli.commands.common import (
     add_fix_options,
     add_input_options,

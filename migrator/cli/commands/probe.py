@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.commands import IO, formatter
+from migrator.cli.io import IO, formatter
 
 NAME = "probe"
 HELP = "call a live server's tools with invalid arguments and judge its answers (SEP-1303)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from migrator.cli.commands import IO, formatter
+from migrator.cli.io import IO, formatter
 
 NAME = "proxy"
 HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answers live"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.commands import IO, formatter
+from migrator.cli.io import IO, formatter
 
 NAME = "record"
 HELP = "run a stdio or Streamable HTTP server behind a transparent proxy and record its traffic"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from migrator.cli.commands import IO
+from migrator.cli.io import IO
 
 NAME = "rules"
 HELP = "list the rules"
@@ -26,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Print the rule table."""
-    from migrator.rules import all_rules
+    from migrator.rules.registry import all_rules
 
     infos = all_rules()
     if args.output_format == "json":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.commands import IO, formatter
+from migrator.cli.io import IO, formatter
 
 NAME = "schema"
 HELP = "fetch the official MCP schemas (for --mcp-schema cached)"

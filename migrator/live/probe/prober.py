@@ -27,8 +27,8 @@ from migrator.live.probe.verdicts import (
 )
 from migrator.model.findings import Finding, FindingList
 from migrator.model.provenance import PROBE_CASE
-from migrator.rules import get_rule
 from migrator.rules.base import shared
+from migrator.rules.registry import get_rule
 
 
 @dataclass(frozen=True)
