@@ -36,6 +36,7 @@ from migrator.fix.writer import (
 )
 from migrator.model.findings import FindingList
 from migrator.model.source import decode, encode, iter_lines, split_lines
+from migrator.readers import is_walked
 from migrator.readers.compressed import is_compressed, open_maybe_compressed
 from migrator.readers.pair import C2S, S2C, Side, merge_pair, read_side
 
@@ -59,9 +60,9 @@ __all__ = [
 ]
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
-"""Line formats: every such file in a walked folder is a transcript."""
+"""Line formats (kept for the API; the format table in :mod:`migrator.readers` is the source)."""
 DOCUMENT_SUFFIXES = (".json", ".har", ".yaml", ".yml", ".txtar")
-"""Files that may be transcripts: walked, and passed over quietly if they hold no MCP traffic."""
+"""Document formats (kept for the API; the format table in :mod:`migrator.readers` is the source)."""
 
 
 def is_candidate(path: Path) -> bool:
@@ -71,12 +72,10 @@ def is_candidate(path: Path) -> bool:
         path: a file found in a folder.
 
     Returns:
-        True for the line formats, the document formats and ``mcp*.log``.
+        True when its name matches a pattern of the format table
+        (:func:`migrator.readers.walked_patterns`), compressed or not.
     """
-    name = path.name.removesuffix(".gz")  # compressed transcripts and traces are read too
-    return name.endswith(TRANSCRIPT_SUFFIXES + DOCUMENT_SUFFIXES) or (
-        name.startswith("mcp") and name.endswith(".log")  # Claude Desktop's mcp*.log
-    )
+    return is_walked(path.name)
 
 
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
@@ -95,9 +94,8 @@ def iter_transcripts(
 
     Args:
         paths: files and folders.
-        include: which files found in a folder to take (default: names ending in
-            one of :data:`TRANSCRIPT_SUFFIXES` or :data:`DOCUMENT_SUFFIXES`, and
-            ``mcp*.log``).
+        include: which files found in a folder to take (default: the names the
+            format table walks, :func:`is_candidate`).
         exclude: files and folders found in a folder to leave out (a folder left
             out is not entered). Paths given in ``paths`` are always taken.
 

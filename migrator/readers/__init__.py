@@ -6,15 +6,18 @@ JSON-RPC messages, and writes each unit out again as the engine returns it
 document keeps every other byte. There is no separate writer per format;
 :mod:`migrator.fix.writer` only replaces a file atomically.
 
-Add a format by writing a reader (see :class:`~migrator.readers.base.Reader`)
-and teaching :func:`detect` to recognise it.
+Add a format by writing a reader (see :class:`~migrator.readers.base.Reader`) with a
+function that recognises it from a file's first lines, and one member of
+:class:`InputFormat`, the format table: detection, the folder walk, ``--input-format``
+and the ``--help`` text all read it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from fnmatch import fnmatchcase
 from typing import Any
 
 from migrator.errors import NotATranscriptError, UsageError
@@ -30,23 +33,87 @@ from migrator.readers.txtar import TxtarReader, looks_like_txtar
 from migrator.readers.wire import WireReader, looks_like_message
 from migrator.readers.yamlfile import YamlReader, looks_like_yaml
 
-__all__ = ["Detection", "InputFormat", "Reader", "detect", "make_reader"]
+__all__ = [
+    "FORMATS", "Detection", "FormatSpec", "InputFormat", "Reader", "detect", "is_walked",
+    "make_reader", "walked_patterns",
+]  # fmt: skip
 
 SAMPLE_LINES = 64
 
 
+@dataclass(frozen=True)
+class FormatSpec:
+    """How one input format is recognised, walked and read: its row of the format table."""
+
+    title: str  # how messages and --help name it
+    walked: tuple[str, ...]  # file-name patterns a folder walk takes for it (also as .gz)
+    reader: Callable[[], Reader] | None = None  # None: the line formats, chosen from a sample
+    looks_like: Callable[[list[str]], bool] | None = None  # recognises it from the first lines
+    found: str = ""  # what --verbose says when the content was recognised
+
+
+_LINES = ("*.jsonl", "*.ndjson", "*.jsonlines")
+
+
 class InputFormat(str, Enum):
-    """The values of ``--input-format``."""
+    """The values of ``--input-format``, each with its row of the format table.
+
+    The members are in the order detection tries them: the formats recognised from
+    their first lines, then the line formats (wire or envelope JSONL), which are told
+    apart by a sample. Adding a format is a reader module and one member here.
+    """
+
+    spec: FormatSpec | None
+
+    def __new__(cls, value: str, spec: FormatSpec | None = None) -> InputFormat:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.spec = spec
+        return member
 
     AUTO = "auto"
-    WIRE = "wire"
-    ENVELOPE = "envelope"
-    JSON = "json"
-    YAML = "yaml"
-    HAR = "har"
-    CLAUDE_LOG = "claude-log"
-    TXTAR = "txtar"
-    OTLP_JSON = "otlp-json"
+    OTLP_JSON = "otlp-json", FormatSpec(
+        "OpenTelemetry trace (OTLP JSON)", (*_LINES, "*.json"), OtlpJsonReader, looks_like_otlp,
+        "an OpenTelemetry trace (OTLP JSON export requests): MCP spans",
+    )  # fmt: skip
+    TXTAR = "txtar", FormatSpec(
+        "txtar", ("*.txtar",), TxtarReader, looks_like_txtar,
+        "a txtar archive: messages in its client and server files",
+    )  # fmt: skip
+    # HAR before JSON documents: a HAR file is one.
+    HAR = "har", FormatSpec(
+        "HAR", ("*.har",), HarReader, looks_like_har,
+        "a HAR file (HTTP Archive): messages in request and response bodies",
+    )  # fmt: skip
+    JSON = "json", FormatSpec(
+        "JSON document", ("*.json",), JsonDocumentReader, looks_like_document,
+        "a JSON document spanning several lines",
+    )  # fmt: skip
+    CLAUDE_LOG = "claude-log", FormatSpec(
+        "Claude Desktop log", ("mcp*.log",), ClaudeLogReader, looks_like_claude_log,
+        "a Claude Desktop MCP log: messages after 'Message from client/server:'",
+    )  # fmt: skip
+    YAML = "yaml", FormatSpec(
+        "YAML", ("*.yaml", "*.yml"), YamlReader, looks_like_yaml,
+        "a YAML document with JSON-RPC members",
+    )  # fmt: skip
+    WIRE = "wire", FormatSpec("wire JSONL", _LINES)
+    ENVELOPE = "envelope", FormatSpec("envelope JSONL", _LINES)
+
+
+FORMATS: tuple[InputFormat, ...] = tuple(f for f in InputFormat if f.spec is not None)
+"""Every input format, in the order detection tries them."""
+
+
+def walked_patterns() -> list[str]:
+    """The file-name patterns a folder walk takes, once each, in table order (``.gz`` too)."""
+    return list(dict.fromkeys(p for f in FORMATS if f.spec for p in f.spec.walked))
+
+
+def is_walked(name: str) -> bool:
+    """Whether a file of this name, met in a folder, may hold one of the formats."""
+    plain = name.removesuffix(".gz")  # compressed transcripts and traces are read too
+    return any(fnmatchcase(plain, pattern) for pattern in walked_patterns())
 
 
 @dataclass(frozen=True)
@@ -77,43 +144,31 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     Raises:
         UsageError: if an envelope file was forced but no message key is found.
     """
-    if forced is InputFormat.JSON:
-        return Detection(JsonDocumentReader(), "forced by --input-format json")
-    if forced in _WHOLE_FORMATS:
-        return Detection(_WHOLE_FORMATS[forced](), f"forced by --input-format {forced.value}")
+    spec = forced.spec
+    if spec is not None and spec.reader is not None:
+        return Detection(spec.reader(), f"forced by --input-format {forced.value}")
     if forced is InputFormat.AUTO:
-        if looks_like_otlp(head):
-            return Detection(
-                OtlpJsonReader(), "an OpenTelemetry trace (OTLP JSON export requests): MCP spans"
-            )
-        # Formats we recognise but cannot read are refused before anything tries them.
-        refuse_lookalike(head)
-        # HAR before JSON documents (a HAR file is one); the line formats after them.
-        if looks_like_txtar(head):
-            return Detection(
-                TxtarReader(), "a txtar archive: messages in its client and server files"
-            )
-        if looks_like_har(head):
-            return Detection(
-                HarReader(), "a HAR file (HTTP Archive): messages in request and response bodies"
-            )
-        if looks_like_document(head):
-            return Detection(JsonDocumentReader(), "a JSON document spanning several lines")
-        if looks_like_claude_log(head):
-            return Detection(
-                ClaudeLogReader(),
-                "a Claude Desktop MCP log: messages after 'Message from client/server:'",
-            )
-        if looks_like_yaml(head):
-            return Detection(YamlReader(), "a YAML document with JSON-RPC members")
+        recognised = [f for f in FORMATS if f.spec and f.spec.looks_like]
+        first, rest = recognised[0], recognised[1:]  # traces first: nothing else reads them
+        for candidate in (first, None, *rest):
+            if candidate is None:
+                # Formats we recognise but cannot read are refused before anything tries them.
+                refuse_lookalike(head)
+                continue
+            assert candidate.spec is not None and candidate.spec.looks_like is not None
+            if candidate.spec.looks_like(head) and candidate.spec.reader is not None:
+                return Detection(candidate.spec.reader(), candidate.spec.found)
     values = _sample(head)
     content = [n for n, text in enumerate(head, start=1) if text.strip()]
     attempts = any(text.lstrip(" \t\ufeff").startswith(("{", "[")) for text in head)
     if forced is InputFormat.AUTO and content and not values and not attempts:
         # Not one line even tries to be JSON: a README, a CI configuration.
+        known = ", ".join(
+            f.spec.title for f in FORMATS if f.spec and f.spec.looks_like and f is not first
+        )
         raise NotATranscriptError(
-            "not a transcript: none of the first lines is JSON and no known format (JSON document, "
-            "YAML, HAR, Claude Desktop log, txtar) matches; --input-format forces one",
+            f"not a transcript: none of the first lines is JSON and no known format ({known}) "
+            "matches; --input-format forces one",
             line=content[0],
         )
     layout = detect_layout(values)
@@ -130,15 +185,6 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if layout is not None and wire_votes * 2 < len(values):
         return Detection(EnvelopeReader(layout), _describe(layout))
     return Detection(WireReader(), "lines are JSON-RPC messages")
-
-
-_WHOLE_FORMATS: dict[InputFormat, type[Reader]] = {
-    InputFormat.YAML: YamlReader,
-    InputFormat.HAR: HarReader,
-    InputFormat.CLAUDE_LOG: ClaudeLogReader,
-    InputFormat.TXTAR: TxtarReader,
-    InputFormat.OTLP_JSON: OtlpJsonReader,
-}
 
 
 def _describe(layout: EnvelopeLayout) -> str:

@@ -1,8 +1,8 @@
 """Reporters: how ``check`` prints its findings, one per ``--output-format``.
 
-The registry is keyed by :class:`OutputFormat`, a ``str`` Enum that also feeds
-the CLI's choices, so a new format is one module, one enum member and one line
-in :data:`REPORTERS`. Reporter modules are imported only when used. What they
+The registry is :class:`OutputFormat`, a ``str`` Enum whose members name their
+module and say what they are; it feeds the CLI's choices and help, so a new format
+is one module and one enum member. Reporter modules are imported only when used. What they
 report is a :class:`migrator.engine.results.RunResult`; this package only chooses who
 prints it.
 """
@@ -21,16 +21,40 @@ if TYPE_CHECKING:  # reporters are imported when used; the registry stays light
 
 
 class OutputFormat(str, Enum):
-    """The values of ``--output-format``."""
+    """The values of ``--output-format``: the reporter registry, one member per format.
 
-    TEXT = "text"
-    JSON = "json"
-    JSONL = "jsonl"
-    GITHUB = "github"
-    SARIF = "sarif"
-    JUNIT = "junit"
-    GITLAB = "gitlab"
-    AUTO = "auto"  # github under GitHub Actions, else text
+    Each member names the module in this package whose ``report`` prints it and says in
+    one line what it is (``check --help`` lists them). Adding a format is a module and a
+    member here.
+    """
+
+    module: str
+    description: str
+
+    def __new__(cls, value: str, module: str = "", description: str = "") -> OutputFormat:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.module = module
+        member.description = description
+        return member
+
+    TEXT = (
+        "text",
+        "text",
+        "path:line:col: CODE message (coloured on a terminal; NO_COLOR, FORCE_COLOR)",
+    )
+    JSON = "json", "json", "one document (schemas/findings.schema.json)"
+    JSONL = "jsonl", "jsonl", "one finding per line"
+    GITHUB = "github", "github", "GitHub Actions annotations"
+    SARIF = "sarif", "sarif", "SARIF 2.1.0 (GitHub code scanning)"
+    JUNIT = "junit", "junit", "JUnit XML"
+    GITLAB = "gitlab", "gitlab", "GitLab Code Quality"
+    AUTO = "auto", "", "github under GitHub Actions, else text"
+
+
+def describe_formats() -> str:
+    """The formats and what each is, one per line, for ``--help``."""
+    return "\n".join(f"  {f.value:<7} {f.description}" for f in OutputFormat)
 
 
 def resolve_format(
@@ -72,15 +96,9 @@ def _auto(result: RunResult, out: TextIO, options: ReportOptions) -> None:
 
 
 REPORTERS: dict[OutputFormat, Reporter] = {
-    OutputFormat.TEXT: _lazy("text"),
-    OutputFormat.JSON: _lazy("json"),
-    OutputFormat.JSONL: _lazy("jsonl"),
-    OutputFormat.GITHUB: _lazy("github"),
-    OutputFormat.SARIF: _lazy("sarif"),
-    OutputFormat.JUNIT: _lazy("junit"),
-    OutputFormat.GITLAB: _lazy("gitlab"),
-    OutputFormat.AUTO: _auto,
+    f: _lazy(f.module) if f.module else _auto for f in OutputFormat
 }
+"""Who prints each format (the modules are imported when used)."""
 
 
 def write_report(

@@ -2,7 +2,7 @@
 
 The rule modules are listed in :func:`_load`, so the set of rules is plain to see and
 does not depend on the file system; importing one registers it (:mod:`migrator.rules.info`).
-:func:`rule_set` compiles a selection into the tables the pipeline dispatches on.
+``rule_set`` compiles a selection into the tables the pipeline dispatches on.
 """
 
 from __future__ import annotations

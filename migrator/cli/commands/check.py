@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from migrator.cli.io import IO, formatter
 from migrator.cli.commands.common import (
     add_input_options,
     add_report_options,
@@ -14,6 +13,7 @@ from migrator.cli.commands.common import (
     run_files,
     settings,
 )
+from migrator.cli.io import IO, formatter
 
 if TYPE_CHECKING:
     from migrator.engine.results import RunResult
@@ -22,12 +22,6 @@ NAME = "check"
 HELP = "report findings"
 
 EPILOG = """\
-output formats:
-  text    path:line:col: CODE message (coloured on a terminal; NO_COLOR, FORCE_COLOR)
-  json    one document (schemas/findings.schema.json); jsonl: one finding per line
-  github  GitHub Actions annotations; auto: github under GitHub Actions, else text
-  sarif   SARIF 2.1.0 (GitHub code scanning); junit: JUnit XML; gitlab: Code Quality
-
 baselines:
   mcp-transcripts check --write-baseline mcp-baseline.json traces/   # accept today's findings
   mcp-transcripts check --baseline mcp-baseline.json traces/         # fail on new or stale ones"""
@@ -38,7 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     parser.description = "Report every finding, sorted, one per line (or in another output format)."
     parser.formatter_class = formatter()
-    parser.epilog = EPILOG + "\n\n" + (parser.epilog or "")
+    from migrator.reporters import describe_formats
+
+    formats = "output formats:\n" + describe_formats()
+    parser.epilog = formats + "\n\n" + EPILOG + "\n\n" + (parser.epilog or "")
     add_input_options(parser)
     add_report_options(parser, fail_on_default=None)  # None: the configuration file may set it
     parser.add_argument(

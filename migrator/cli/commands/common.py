@@ -70,13 +70,15 @@ def add_fix_options(parser: argparse.ArgumentParser) -> None:
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """PATH arguments and the options that choose what to read and which rules run."""
-    from migrator.readers import InputFormat
+    from migrator.readers import InputFormat, walked_patterns
 
+    walked = ", ".join(walked_patterns())
     parser.add_argument(
         "paths",
         nargs="*",
         metavar="PATH",
-        help="transcript files or folders (walked for *.jsonl, *.ndjson, *.jsonlines, and *.json, *.har, *.yaml, *.yml, mcp*.log files that hold MCP traffic); '-' reads stdin",
+        help=f"transcript files or folders (walked for {walked} files that hold MCP traffic, "
+        "each also gzip-compressed as .gz); '-' reads stdin",
     )
     parser.add_argument(
         "--input-format",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.io import IO, formatter
 from migrator.cli.commands.common import (
     add_fix_options,
     add_input_options,
@@ -12,6 +11,7 @@ from migrator.cli.commands.common import (
     run_files,
     settings,
 )
+from migrator.cli.io import IO, formatter
 
 NAME = "fix"
 HELP = "rewrite files in place (atomically)"
