@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from migrator.api import check_text
+from migrator.engine import schema_download
 from migrator.engine.pipeline import Options
 from migrator.errors import InputError, UsageError
-from migrator.judge import official
 from tests.conftest import ROOT
 
 SHARED = Path(os.environ.get("MCP_TRANSCRIPTS_SHARED", ROOT.parent / "shared"))
@@ -57,7 +57,7 @@ def serve(folder: Path) -> Iterator[str]:
 @needs_official
 def test_fetch_verifies_and_caches(cache: Path) -> None:
     with serve(OFFICIAL) as url:
-        path = official.fetch("2025-11-25", url)
+        path = schema_download.fetch("2025-11-25", url)
     assert path == cache / "2025-11-25" / "schema.json"
     assert path.read_bytes() == (OFFICIAL / "2025-11-25" / "schema.json").read_bytes()
 
@@ -70,7 +70,7 @@ def test_checksum_mismatch_caches_nothing(cache: Path, tmp_path: Path) -> None:
         (OFFICIAL / "2025-11-25" / "schema.json").read_bytes() + b"\n"
     )
     with serve(tmp_path / "served") as url, pytest.raises(InputError, match="checksum mismatch"):
-        official.fetch("2025-11-25", url)
+        schema_download.fetch("2025-11-25", url)
     assert not cache.exists() or not list(cache.rglob("*.json"))
 
 
@@ -79,13 +79,13 @@ def test_unreachable_server_caches_nothing(cache: Path) -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     with pytest.raises(InputError, match="could not download the 2025-11-25 schema"):
-        official.fetch("2025-11-25", f"http://127.0.0.1:{port}/{{version}}/schema.json")
+        schema_download.fetch("2025-11-25", f"http://127.0.0.1:{port}/{{version}}/schema.json")
     assert not cache.exists() or not list(cache.rglob("*.json"))
 
 
 def test_unknown_version_needs_a_checksum(cache: Path) -> None:
     with pytest.raises(UsageError, match="no pinned checksum"):
-        official.fetch("2099-01-01")
+        schema_download.fetch("2099-01-01")
 
 
 @needs_official

@@ -1,4 +1,9 @@
-"""Write a rewritten file so that a crash can never leave half of it, nor litter.
+"""Write every file the project writes so that a crash can never leave half of it, nor litter.
+
+This is the one module that makes temporary output files and renames them into place:
+rewrites by ``fix`` (:class:`AtomicWriter`, which also refuses a file that changed while
+it was read), and new files such as recordings, HAR files, stretches of a file fixed
+on several cores and the official-schema cache (:func:`write_file`).
 
 The new content goes to a temporary file in the same folder, is flushed and
 fsynced, and replaces the original with one ``rename``, which the file system
@@ -31,6 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from migrator.errors import InputError, WriteError
+
+NEW_FILE_MODE = 0o600
+"""A file this run creates is readable by its owner only: recordings, HAR files and
+caches hold traffic, which may carry what a server or client considers private."""
 
 
 @dataclass(frozen=True)
@@ -156,29 +165,32 @@ class AtomicWriter:
                 path=str(self.target),
             ) from exc
 
-    def commit(self, snapshot: Snapshot, backup_suffix: str | None = None) -> None:
+    def commit(self, snapshot: Snapshot | None, backup_suffix: str | None = None) -> None:
         """Replace the target with the new content, if the target did not change meanwhile.
 
         Args:
-            snapshot: the target as it was when reading began.
+            snapshot: the target as it was when reading began; ``None`` for a file this
+                run creates (or replaces whatever it holds), with :data:`NEW_FILE_MODE`.
             backup_suffix: keep the original next to the target under this suffix.
 
         Raises:
             WriteError: if the target changed, or the rename failed.
         """
         try:
-            now = Snapshot.of(self.target)
-            if (now.size, now.mtime_ns) != (snapshot.size, snapshot.mtime_ns):
-                raise WriteError(
-                    "file changed while it was being processed; not rewritten",
-                    path=str(self.target),
-                )
+            if snapshot is not None:
+                now = Snapshot.of(self.target)
+                if (now.size, now.mtime_ns) != (snapshot.size, snapshot.mtime_ns):
+                    raise WriteError(
+                        "file changed while it was being processed; not rewritten",
+                        path=str(self.target),
+                    )
             if self.temp is None:
                 self.temp = _name_unnamed(self.handle.fileno(), self.target)
             self.handle.close()
-            self.temp.chmod(stat.S_IMODE(snapshot.mode))
-            with contextlib.suppress(PermissionError):
-                os.chown(self.temp, snapshot.uid, snapshot.gid)
+            self.temp.chmod(stat.S_IMODE(snapshot.mode) if snapshot else NEW_FILE_MODE)
+            if snapshot is not None:
+                with contextlib.suppress(PermissionError):
+                    os.chown(self.temp, snapshot.uid, snapshot.gid)
             if backup_suffix:
                 _backup(self.target, backup_suffix)
             self.temp.replace(self.target)
@@ -200,6 +212,26 @@ class AtomicWriter:
         if self.temp is not None:
             with contextlib.suppress(FileNotFoundError):
                 self.temp.unlink()
+
+
+def write_file(target: str | Path, chunks: Iterable[bytes]) -> Path:
+    """Write a whole new file (or replace one) atomically: all of it, or nothing.
+
+    Args:
+        target: where the file goes; its folder must exist.
+        chunks: the content.
+
+    Returns:
+        The absolute path written.
+
+    Raises:
+        WriteError: it could not be written; nothing is left behind.
+    """
+    path = Path(target).absolute()
+    writer = AtomicWriter(path)
+    writer.write_all(chunks)
+    writer.commit(None)
+    return path
 
 
 # Errors that say "this file system (or kernel) has no O_TMPFILE", not "you may not".

@@ -12,11 +12,9 @@ stored.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,62 +57,6 @@ def cache_dir() -> Path:
 def cached_path(version: str) -> Path:
     """Where ``schema fetch`` keeps a version's schema."""
     return cache_dir() / version / "schema.json"
-
-
-def fetch(version: str, url: str | None = None, sha256: str | None = None) -> Path:
-    """Download a version's official schema, verify it, and store it in the cache.
-
-    Args:
-        version: a protocol version with a pinned checksum (or any, with ``sha256``).
-        url: where to download from (``{version}`` is filled in); the pinned
-            specification commit by default.
-        sha256: the expected checksum; the pinned one by default.
-
-    Returns:
-        The path of the stored file.
-
-    Raises:
-        UsageError: no checksum is known for the version.
-        InputError: the download failed or the checksum does not match; nothing
-            is stored.
-    """
-    expected = sha256 or PINNED_SHA256.get(version)
-    if expected is None:
-        raise UsageError(
-            f"no pinned checksum for version {version!r} (known: {', '.join(PINNED_SHA256)}); "
-            "pass --sha256 to fetch another"
-        )
-    import urllib.error  # only here: a download is rare, and urllib is slow to import
-    import urllib.request
-
-    source = (url or DEFAULT_URL).replace("{version}", version)
-    try:
-        with urllib.request.urlopen(source, timeout=TIMEOUT_SECONDS) as response:
-            data = response.read()
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise InputError(
-            f"could not download the {version} schema: {reason}; nothing cached", path=source
-        ) from exc
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != expected:
-        raise InputError(
-            f"checksum mismatch for the {version} schema: expected sha256 {expected}, got {actual}; nothing cached",
-            path=source,
-        )
-    try:
-        json.loads(data)
-    except ValueError as exc:
-        raise InputError(
-            f"the downloaded {version} schema is not JSON; nothing cached", path=source
-        ) from exc
-    target = cached_path(version)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".schema.", suffix=".tmp")
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    Path(temp).replace(target)
-    return target
 
 
 @dataclass

@@ -12,17 +12,15 @@ Credential headers (``Authorization``, cookies, API keys) are left out unless
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from migrator import __version__
-from migrator.errors import UsageError
+from migrator.errors import UsageError, WriteError
+from migrator.fix.writer import write_file
 from migrator.live.relay import Log
 
 if TYPE_CHECKING:
@@ -140,19 +138,9 @@ class HarRecorder:
     def save(self, log: Log) -> None:
         """Write the file (atomically: a temporary file beside it, then a rename)."""
         data = json.dumps(self.document(), ensure_ascii=False, indent=1).encode("utf-8")
-        temp: Path | None = None
         try:
-            fd, name = tempfile.mkstemp(
-                prefix=f".{self.path.name}.", suffix=".mcp-transcripts.tmp", dir=self.path.parent
-            )
-            temp = Path(name)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            temp.replace(self.path)
-        except OSError as exc:
-            if temp is not None:
-                with contextlib.suppress(OSError):
-                    temp.unlink()
-            log(f"{self.path}: cannot write the HAR file ({exc.strerror or exc})")
+            write_file(self.path, [data])
+        except WriteError as exc:
+            log(f"{self.path}: cannot write the HAR file ({exc.message})")
             return
         log(f"{self.path}: {len(self.entries)} HTTP exchanges written as HAR 1.2")

@@ -130,7 +130,11 @@ def test_cli_reference_covers_every_subcommand(built_site: Path) -> None:
 
 def test_api_reference_is_rendered(built_site: Path) -> None:
     html = (built_site / "migrator/reference/api/index.html").read_text(encoding="utf-8")
-    for name in ["migrator.cli.main", "migrator.cli.build_parser", "migrator.rules.registry.all_rules"]:
+    for name in [
+        "migrator.cli.main",
+        "migrator.cli.build_parser",
+        "migrator.rules.registry.all_rules",
+    ]:
         assert f'id="{name}"' in html, name
 
 

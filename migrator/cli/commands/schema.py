@@ -41,10 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Fetch or list."""
+    from migrator.engine import schema_download
     from migrator.judge import official
 
     if args.action == "fetch":
-        path = official.fetch(args.version, args.url, args.sha256)
+        path = schema_download.fetch(args.version, args.url, args.sha256)
         io.stdout.write(f"{path}\n")
         io.stderr.write(f"Fetched and verified the {args.version} schema.\n")
         return 0

@@ -15,14 +15,13 @@ import json
 import os
 import signal
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from migrator.errors import UsageError
+from migrator.errors import UsageError, WriteError
+from migrator.fix.writer import write_file
 from migrator.live.recording import envelope_line, strip_line_ending
 from migrator.live.relay import read_lines
 from migrator.model.units import Direction
@@ -75,24 +74,10 @@ class Transcript:
             UsageError: it cannot be written.
         """
         data = self.envelope() if envelope else self.wire()
-        target = Path(path).absolute()
         try:
-            fd, name = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=target.parent)
-            temp = Path(name)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                temp.replace(target)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    temp.unlink()
-                raise
-        except OSError as exc:
-            raise UsageError(
-                f"cannot write the recording: {exc.strerror or exc}", path=path
-            ) from exc
+            write_file(path, [data])
+        except WriteError as exc:
+            raise UsageError(f"cannot write the recording: {exc.message}", path=path) from exc
 
 
 @dataclass(frozen=True)
