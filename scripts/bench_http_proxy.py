@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure what `mcp-transcripts proxy --upstream` costs a Streamable HTTP server.
+"""Measure what `mcp-transcripts proxy --url` costs a Streamable HTTP server.
 
 Usage (from the repository root, with the project installed with its http extra):
 
@@ -8,7 +8,7 @@ Usage (from the repository root, with the project installed with its http extra)
 
 It starts a small upstream (starlette + uvicorn, JSON answers, one answer in
 ten a JSON-RPC -32602 the proxy rewrites) and `python -m migrator proxy -q
---upstream ...` in front of it, then measures:
+--url ...` in front of it, then measures:
 
 * latency: one `tools/call` at a time over a kept-alive connection, direct and
   through the proxy alternately (so drift of the machine hits both alike);
@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     only = set(args.only or ["latency", "throughput", "memory"])
 
     upstream, direct = start([sys.executable, "-c", UPSTREAM])
-    proxy, proxied = start([sys.executable, "-m", "migrator", "proxy", "-q", "--upstream", direct])
+    proxy, proxied = start([sys.executable, "-m", "migrator", "proxy", "-q", "--url", direct])
     try:
         if "latency" in only:
             latency(direct, proxied, args.calls, args.warmup, args.invalid_every)

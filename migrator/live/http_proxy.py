@@ -95,7 +95,7 @@ def http_stack() -> tuple[ModuleType, ModuleType, ModuleType, ModuleType]:
     except ImportError as exc:
         missing = exc.name or "a package"
         raise UsageError(
-            f"--upstream needs the HTTP extra ({missing} is not installed): {INSTALL_HINT}"
+            f"--url needs the HTTP extra ({missing} is not installed): {INSTALL_HINT}"
         ) from exc
     return httpx, httpx_sse, starlette, uvicorn
 
@@ -139,7 +139,7 @@ def parse_upstream(url: str) -> str:
     """
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"--upstream wants an http:// or https:// URL (got {url!r})")
+        raise UsageError(f"--url wants an http:// or https:// URL (got {url!r})")
     return url
 
 
@@ -150,7 +150,7 @@ def upstream_path(url: str) -> str:
 
 @dataclass
 class HttpSettings:
-    """What ``proxy --upstream`` and ``record --upstream`` were asked to do.
+    """What ``proxy --url`` and ``record --url`` were asked to do.
 
     Args:
         upstream: the server's URL.

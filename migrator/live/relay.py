@@ -37,7 +37,7 @@ from migrator.model.units import Direction
 
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 
-# Defaults of the HTTP relay (record and proxy with --upstream), here because the
+# Defaults of the HTTP relay (record and proxy with --url), here because the
 # command line needs them without importing the HTTP stack.
 DEFAULT_LISTEN = "127.0.0.1:0"  # loopback, a free port
 DEFAULT_TIMEOUT = 60.0  # seconds for the upstream to begin its answer

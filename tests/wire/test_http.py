@@ -1,4 +1,4 @@
-"""``proxy --upstream`` and ``record --upstream`` in front of a tiny HTTP upstream.
+"""``proxy --url`` and ``record --url`` in front of a tiny HTTP upstream.
 
 The upstream (``http_upstream.py``) is a real starlette app served by uvicorn
 in its own process; the proxy is ``mcp-transcripts`` run as a subprocess; the
@@ -67,7 +67,7 @@ def stop(peer: Peer) -> int:
 
 def test_proxy_rewrites_invalid_arguments_in_json_and_sse_answers(spawn: Spawn) -> None:
     upstream = start_upstream(spawn)
-    proxy, url = start_proxy(spawn, "proxy", "--upstream", upstream)
+    proxy, url = start_proxy(spawn, "proxy", "--url", upstream)
     assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
     assert url != upstream
     post(url, INITIALIZE)
@@ -107,7 +107,7 @@ def test_a_stateless_session_takes_its_version_from_the_protocol_version_header(
     spawn: Spawn,
 ) -> None:
     upstream = start_upstream(spawn)
-    proxy, url = start_proxy(spawn, "proxy", "-q", "--upstream", upstream)
+    proxy, url = start_proxy(spawn, "proxy", "-q", "--url", upstream)
     headers = {**ACCEPT, "mcp-protocol-version": "2026-07-28"}
     bad = json.dumps(call(1, "add", {"a": "one", "b": 2}))
     result = httpx.post(url, content=bad, headers=headers, timeout=20).json()["result"]
@@ -122,13 +122,13 @@ def test_unreachable_and_slow_upstreams_get_502_and_504_and_the_proxy_goes_on(
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
-    _, url = start_proxy(spawn, "proxy", "--upstream", dead)
+    _, url = start_proxy(spawn, "proxy", "--url", dead)
     gone = post(url, call(41, "add", {"a": 1, "b": 2}))
     assert gone.status_code == 502
     assert gone.json()["id"] == 41 and "cannot be reached" in gone.json()["error"]["message"]
 
     upstream = start_upstream(spawn)
-    proxy, url = start_proxy(spawn, "proxy", "--upstream", upstream, "--upstream-timeout", "0.5")
+    proxy, url = start_proxy(spawn, "proxy", "--url", upstream, "--upstream-timeout", "0.5")
     late = post(url, call("late", "add", {"a": 1, "b": 2}), "slow")
     assert late.status_code == 504
     assert late.json()["id"] == "late"
@@ -142,7 +142,7 @@ def test_bodies_that_are_not_one_message_pass_byte_for_byte_and_are_noted_once(
     spawn: Spawn,
 ) -> None:
     upstream = start_upstream(spawn)
-    proxy, url = start_proxy(spawn, "proxy", "--upstream", upstream)
+    proxy, url = start_proxy(spawn, "proxy", "--url", upstream)
     batch = [call(1, "add", {"a": "x", "b": 1}), call(2, "add", {"a": 1, "b": 1})]
     for _ in range(2):
         assert post(url, batch, "batch").content == post(upstream, batch, "batch").content
@@ -160,7 +160,7 @@ def test_record_writes_envelopes_and_har_without_credentials_and_check_reads_bot
     upstream = start_upstream(spawn)
     out, har = tmp_path / "session.jsonl", tmp_path / "session.har"
     recorder, url = start_proxy(
-        spawn, "record", "--upstream", upstream, "--out", str(out), "--har", str(har)
+        spawn, "record", "--url", upstream, "--out", str(out), "--har", str(har)
     )
     secret = {"authorization": "Bearer s3cret-token"}
     assert post(url, INITIALIZE, **secret).headers["x-seen-authorization"] == "Bearer s3cret-token"
@@ -202,7 +202,7 @@ def test_ctrl_c_with_a_stream_open_ends_promptly_with_complete_files(
     upstream = start_upstream(spawn)
     out, har = tmp_path / "stream.jsonl", tmp_path / "stream.har"
     recorder, url = start_proxy(
-        spawn, "record", "--upstream", upstream, "--out", str(out), "--har", str(har)
+        spawn, "record", "--url", upstream, "--out", str(out), "--har", str(har)
     )
     headers = {"accept": "text/event-stream", "mcp-session-id": "s-1"}
     with httpx.stream("GET", url, headers=headers, timeout=20) as stream:
@@ -227,7 +227,7 @@ def test_har_keeps_credentials_only_with_record_secrets_and_listening_wide_warns
     proxy, url = start_proxy(
         spawn,
         "proxy",
-        "--upstream",
+        "--url",
         upstream,
         "--har",
         str(har),
@@ -245,10 +245,10 @@ def test_har_keeps_credentials_only_with_record_secrets_and_listening_wide_warns
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["proxy", "--upstream", "http://127.0.0.1:1/mcp", "--", "node", "s.js"], "not both"),
-        (["proxy", "--listen", "127.0.0.1:0", "--", "node", "s.js"], "--listen needs --upstream"),
-        (["record", "--upstream", "ftp://x/mcp", "--out", "x.jsonl"], "http:// or https://"),
-        (["proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen", "9100"], "HOST:PORT"),
+        (["proxy", "--url", "http://127.0.0.1:1/mcp", "--", "node", "s.js"], "not both"),
+        (["proxy", "--listen", "127.0.0.1:0", "--", "node", "s.js"], "--listen needs --url"),
+        (["record", "--url", "ftp://x/mcp", "--out", "x.jsonl"], "http:// or https://"),
+        (["proxy", "--url", "http://127.0.0.1:1/mcp", "--listen", "9100"], "HOST:PORT"),
     ],
 )
 def test_wrong_command_lines_are_usage_errors(args: list[str], message: str) -> None:
@@ -259,6 +259,32 @@ def test_wrong_command_lines_are_usage_errors(args: list[str], message: str) -> 
 
 def test_a_missing_http_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "httpx", None)  # import httpx now fails
-    result = run_cli("proxy", "--upstream", "http://127.0.0.1:1/mcp")
+    result = run_cli("proxy", "--url", "http://127.0.0.1:1/mcp")
     assert result.code == 2
     assert "pip install 'mcp-transcripts[http]'" in result.err
+
+
+@pytest.mark.parametrize("command", ["proxy", "record"])
+def test_the_former_upstream_option_still_works_and_warns_once(
+    spawn: Spawn, command: str, tmp_path: Path
+) -> None:
+    # proxy, record and probe name the server's URL --url; --upstream was proxy's and
+    # record's name for it and stays for one release.
+    upstream = start_upstream(spawn)
+    extra = ["--out", str(tmp_path / "r.jsonl")] if command == "record" else []
+    peer, url = start_proxy(spawn, command, "--upstream", upstream, *extra)
+    answer = post(url, INITIALIZE)
+    assert answer.status_code == 200
+    stop(peer)
+    warnings = [line for line in peer.stderr.splitlines() if "--upstream is now --url" in line]
+    assert len(warnings) == 1, peer.stderr
+
+
+def test_probe_and_proxy_spell_the_server_url_alike() -> None:
+    from migrator.cli import build_parser
+
+    parser = build_parser()
+    for command in ("proxy", "record", "probe"):
+        sub = parser._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+        visible = {o for a in sub._actions if a.help != "==SUPPRESS==" for o in a.option_strings}
+        assert "--url" in visible and "--upstream" not in visible, command

@@ -1,4 +1,4 @@
-"""``proxy --upstream`` between real MCP SDKs over Streamable HTTP.
+"""``proxy --url`` between real MCP SDKs over Streamable HTTP.
 
 Servers: the TypeScript SDK 1.20.2 ``StreamableHTTPServerTransport`` (which
 still answers invalid arguments with -32602) in SSE and in JSON-response mode,
@@ -68,7 +68,7 @@ def ts_server(spawn: Spawn, prefix: Path, mode: str) -> str:
 
 
 def proxy(spawn: Spawn, upstream: str, *args: str) -> tuple[Peer, str]:
-    peer = spawn(migrate("proxy", "--upstream", upstream, *args))
+    peer = spawn(migrate("proxy", "--url", upstream, *args))
     return peer, url_of(peer)
 
 

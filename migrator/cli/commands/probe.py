@@ -40,8 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.formatter_class = formatter()
     parser.epilog = EPILOG
-    parser.add_argument(
-        "--url", help="probe a Streamable HTTP server at this MCP endpoint instead of starting one"
+    from migrator.cli.commands.server_options import add_url_argument
+
+    add_url_argument(
+        parser, "probe a Streamable HTTP server at this MCP endpoint instead of starting one"
     )
     parser.add_argument(
         "--header",
@@ -157,6 +159,9 @@ def run(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--envelope needs --out FILE")
     transcript = Transcript()
     connection: Connection
+    from migrator.cli.commands.server_options import stderr_log, warn_former_options
+
+    warn_former_options(args, stderr_log(io.stderr))
     if args.url:
         if args.server and args.server != ["--"]:
             raise UsageError("give either --url or a server command after --, not both")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from migrator.cli.io import IO, formatter
 
@@ -32,13 +31,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         + "\n\n"
         + HTTP_EPILOG
         + "\n\nexamples:\n  mcp-transcripts proxy --record session.jsonl -- node server.js"
-        + "\n  mcp-transcripts proxy --upstream http://127.0.0.1:9000/mcp --listen 127.0.0.1:9100"
+        + "\n  mcp-transcripts proxy --url http://127.0.0.1:9000/mcp --listen 127.0.0.1:9100"
     )
     parser.add_argument(
         "--record",
         metavar="FILE",
         help="also record the ORIGINAL traffic (before any rewrite) to FILE, as wire JSONL "
-        "(envelope JSONL with HTTP metadata for --upstream)",
+        "(envelope JSONL with HTTP metadata for --url)",
     )
     add_fix_options(parser)
     parser.add_argument(
@@ -65,6 +64,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
         server_command,
         stderr_log,
         stdio_fds,
+        warn_former_options,
     )
     from migrator.engine.config import Overrides
     from migrator.engine.options import Mode
@@ -78,30 +78,17 @@ def run(args: argparse.Namespace, io: IO) -> int:
         mode=Mode.FIX,
     )
     _, options = settings(io, given, verbose=False)
-    if args.upstream:
+    log = stderr_log(io.stderr)
+    warn_former_options(args, log)
+    if args.url:
         from migrator.live.http_proxy import serve
 
         http = http_settings(args, options=options, record=args.record, quiet=args.quiet)
-        return serve(http, stderr_log(io.stderr), io.stdout)
+        return serve(http, log, io.stdout)
     refuse_http_only_options(args)
-    from migrator.live.fixer import LiveFixer
-    from migrator.live.recording import Recorder
-    from migrator.live.relay import Relay
+    from migrator.live import stdio_proxy
 
-    command = server_command(args)
-    stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)
-    log = stderr_log(io.stderr)
-    path = Path(args.record).name if args.record else "<proxy>"
-    fixer = LiveFixer(path, options, log, quiet=args.quiet)
-    recorder = Recorder.open(args.record, envelope=False, log=log) if args.record else None
-    try:
-        relay = Relay(
-            command, log=log, sink=recorder, hook=fixer, stdin_fd=stdin_fd, stdout_fd=stdout_fd
-        )
-        code = relay.run()
-    finally:
-        if recorder is not None:
-            recorder.close()
-    if not args.quiet:
-        log(f"proxy: {fixer.summary()}")
-    return code
+    stdio = stdio_proxy.StdioSettings(
+        server_command(args), options=options, record=args.record, quiet=args.quiet
+    )
+    return stdio_proxy.serve(stdio, log, *stdio_fds(io.stdin, io.stdout))

@@ -31,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         + " Over HTTP the recording is always envelope JSONL, with the HTTP method,\n"
         + "status and session id of each message."
         + "\n\nexamples:\n  mcp-transcripts record --out session.jsonl -- node server.js"
-        + "\n  mcp-transcripts record --upstream https://mcp.example.com/mcp --listen 127.0.0.1:9100 --out session.jsonl"
+        + "\n  mcp-transcripts record --url https://mcp.example.com/mcp --listen 127.0.0.1:9100 --out session.jsonl"
     )
     parser.add_argument(
         "--out",
@@ -57,21 +57,17 @@ def run(args: argparse.Namespace, io: IO) -> int:
         server_command,
         stderr_log,
         stdio_fds,
+        warn_former_options,
     )
 
-    if args.upstream:
+    log = stderr_log(io.stderr)
+    warn_former_options(args, log)
+    if args.url:
         from migrator.live.http_proxy import serve
 
-        return serve(http_settings(args, record=args.out), stderr_log(io.stderr), io.stdout)
+        return serve(http_settings(args, record=args.out), log, io.stdout)
     refuse_http_only_options(args)
-    from migrator.live.recording import Recorder
-    from migrator.live.relay import Relay
+    from migrator.live import stdio_proxy
 
-    command = server_command(args)
-    stdin_fd, stdout_fd = stdio_fds(io.stdin, io.stdout)
-    log = stderr_log(io.stderr)
-    recorder = Recorder.open(args.out, envelope=args.envelope, log=log)
-    try:
-        return Relay(command, log=log, sink=recorder, stdin_fd=stdin_fd, stdout_fd=stdout_fd).run()
-    finally:
-        recorder.close()
+    stdio = stdio_proxy.StdioSettings(server_command(args), record=args.out, envelope=args.envelope)
+    return stdio_proxy.serve(stdio, log, *stdio_fds(io.stdin, io.stdout))

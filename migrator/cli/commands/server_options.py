@@ -1,4 +1,8 @@
-"""What ``record`` and ``proxy`` share on the command line (CLI code, so it lives in ``commands/``)."""
+"""What ``record``, ``proxy`` and ``probe`` share on the command line: the server to talk to.
+
+A server is either a command line after ``--`` (stdio) or ``--url URL`` (Streamable HTTP);
+the three commands spell both the same way.
+"""
 
 from __future__ import annotations
 
@@ -76,19 +80,48 @@ def stderr_log(stderr: TextIO) -> Log:
 
 
 HTTP_EPILOG = """\
-With --upstream URL the server is a Streamable HTTP endpoint instead: the command
+With --url URL the server is a Streamable HTTP endpoint instead: the command
 listens on --listen (loopback, a free port, by default), prints the local URL
 (the upstream's path on the local address) and runs until Ctrl-C. Point the
 client at the printed URL. Needs the HTTP extra: pip install 'mcp-transcripts[http]'."""
 
 
+class _FormerName(argparse.Action):
+    """A former spelling of an option: stores the value and notes the spelling, so that
+    the command can warn once (argparse has no stream of ours to warn on)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        used = getattr(namespace, "former_options", None) or []
+        namespace.former_options = [*used, (option_string, self.metavar)]
+
+
+def add_url_argument(group: argparse._ArgumentGroup | argparse.ArgumentParser, help: str) -> None:
+    """``--url URL``: the server's Streamable HTTP endpoint (``--upstream`` still works, and warns)."""
+    group.add_argument("--url", metavar="URL", help=help)
+    group.add_argument("--upstream", dest="url", action=_FormerName, help=argparse.SUPPRESS)
+
+
+def warn_former_options(args: argparse.Namespace, log: Log) -> None:
+    """Say once per option that a former spelling was used, and what to write instead."""
+    replacements = {"--upstream": "--url"}
+    for spelling in dict.fromkeys(o for o, _ in getattr(args, "former_options", None) or []):
+        log(
+            f"warning: {spelling} is now {replacements[spelling]}; the old name goes away in the next release"
+        )
+
+
 def add_http_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--upstream``, ``--listen`` and what goes with them (record and proxy alike)."""
+    """``--url``, ``--listen`` and what goes with them (record and proxy alike)."""
     group = parser.add_argument_group("Streamable HTTP servers")
-    group.add_argument(
-        "--upstream",
-        metavar="URL",
-        help="the server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp",
+    add_url_argument(
+        group, "the server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp"
     )
     group.add_argument(
         "--listen",
@@ -120,14 +153,14 @@ def http_settings(args: argparse.Namespace, **kwargs: object) -> HttpSettings:
     """The HTTP settings from the parsed arguments (the upstream's, not stdio's).
 
     Raises:
-        UsageError: a server command was given as well, or HTTP-only options without --upstream.
+        UsageError: a server command was given as well, or HTTP-only options without --url.
     """
     from migrator.live.http_proxy import HttpSettings
 
     if [part for part in args.server if part != "--"]:
-        raise UsageError("give either --upstream URL or a server command after --, not both")
+        raise UsageError("give either --url URL or a server command after --, not both")
     return HttpSettings(
-        upstream=args.upstream,
+        upstream=args.url,
         listen=args.listen or DEFAULT_LISTEN,
         har=args.har,
         record_secrets=args.record_secrets,
@@ -137,7 +170,7 @@ def http_settings(args: argparse.Namespace, **kwargs: object) -> HttpSettings:
 
 
 def refuse_http_only_options(args: argparse.Namespace) -> None:
-    """``--listen``, ``--har`` and ``--record-secrets`` mean nothing without ``--upstream``.
+    """``--listen``, ``--har`` and ``--record-secrets`` mean nothing without ``--url``.
 
     Raises:
         UsageError: one of them was given.
@@ -148,4 +181,4 @@ def refuse_http_only_options(args: argparse.Namespace) -> None:
         ("--record-secrets", args.record_secrets),
     ):
         if value:
-            raise UsageError(f"{flag} needs --upstream URL (it is for Streamable HTTP servers)")
+            raise UsageError(f"{flag} needs --url URL (it is for Streamable HTTP servers)")
