@@ -18,7 +18,7 @@ MOVED_MODULES = {
     "migrator.blame": "migrator.judge.argument_blame",
     "migrator.classify": "migrator.judge.classify",
     "migrator.commands": "migrator.cli.commands",
-    "migrator.commands.relay_options": "migrator.cli.commands.server_options",
+    "migrator.commands.relay_options": "migrator.cli.server_arguments",
     "migrator.compressed": "migrator.readers.compressed",
     "migrator.config": "migrator.engine.config",
     "migrator.diff": "migrator.fix.diff",

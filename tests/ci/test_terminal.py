@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from migrator.cli import main
-from migrator.cli.commands.common import PROGRESS_MIN_FILES
+from migrator.cli.progress import PROGRESS_MIN_FILES
 from migrator.reporters.terminal import in_ci, use_color
 from tests.ci.conftest import REPO
 from tests.ci.transcripts import SELECT, clean_session, session, write

@@ -6,14 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from migrator.cli.commands.common import (
+from migrator.cli.arguments import (
     add_input_options,
     add_report_options,
     overrides,
-    run_files,
     settings,
 )
 from migrator.cli.io import IO, formatter
+from migrator.cli.progress import run_files
 
 if TYPE_CHECKING:
     from migrator.engine.results import RunResult

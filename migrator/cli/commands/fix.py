@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from migrator.cli.commands.common import (
+from migrator.cli.arguments import (
     add_fix_options,
     add_input_options,
     overrides,
-    run_files,
     settings,
 )
 from migrator.cli.io import IO, formatter
+from migrator.cli.progress import run_files
 
 NAME = "fix"
 HELP = "rewrite files in place (atomically)"

@@ -27,8 +27,8 @@ exit codes:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add probe's arguments."""
-    from migrator.cli.commands.common import add_report_options
-    from migrator.cli.commands.server_options import add_server_argument
+    from migrator.cli.arguments import add_report_options
+    from migrator.cli.server_arguments import add_server_argument
     from migrator.engine.results import DEFAULT_FAIL_ON
 
     parser.description = (
@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.formatter_class = formatter()
     parser.epilog = EPILOG
-    from migrator.cli.commands.server_options import add_url_argument
+    from migrator.cli.server_arguments import add_url_argument
 
     add_url_argument(
         parser, "probe a Streamable HTTP server at this MCP endpoint instead of starting one"
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--envelope needs --out FILE")
     transcript = Transcript()
     connection: Connection
-    from migrator.cli.commands.server_options import stderr_log, warn_former_options
+    from migrator.cli.server_arguments import stderr_log, warn_former_options
 
     warn_former_options(args, stderr_log(io.stderr))
     if args.url:
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     else:
         if args.header:
             raise UsageError("--header is for --url (HTTP servers)")
-        from migrator.cli.commands.server_options import server_command
+        from migrator.cli.server_arguments import server_command
 
         connection = StdioConnection(server_command(args), transcript)
     session = ClientSession(connection, args.protocol_version or NEWEST_VERSION, args.timeout)

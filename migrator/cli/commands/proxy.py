@@ -12,8 +12,8 @@ HELP = "run a stdio or Streamable HTTP server behind a proxy that fixes its answ
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add proxy's arguments."""
-    from migrator.cli.commands.common import add_fix_options
-    from migrator.cli.commands.server_options import (
+    from migrator.cli.arguments import add_fix_options
+    from migrator.cli.server_arguments import (
         HTTP_EPILOG,
         RELAY_EPILOG,
         add_http_arguments,
@@ -57,8 +57,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and fix until the server exits (or, over HTTP, until interrupted)."""
-    from migrator.cli.commands.common import settings
-    from migrator.cli.commands.server_options import (
+    from migrator.cli.arguments import settings
+    from migrator.cli.server_arguments import (
         http_settings,
         refuse_http_only_options,
         server_command,

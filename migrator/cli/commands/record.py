@@ -12,7 +12,7 @@ HELP = "run a stdio or Streamable HTTP server behind a transparent proxy and rec
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add record's arguments."""
-    from migrator.cli.commands.server_options import (
+    from migrator.cli.server_arguments import (
         HTTP_EPILOG,
         RELAY_EPILOG,
         add_http_arguments,
@@ -51,7 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and record until the server exits (or, over HTTP, until interrupted)."""
-    from migrator.cli.commands.server_options import (
+    from migrator.cli.server_arguments import (
         http_settings,
         refuse_http_only_options,
         server_command,

@@ -98,20 +98,20 @@ class _FormerName(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         setattr(namespace, self.dest, values)
-        used = getattr(namespace, "former_options", None) or []
-        namespace.former_options = [*used, (option_string, self.metavar)]
+        namespace.former_options = [*namespace.former_options, option_string]
 
 
 def add_url_argument(group: argparse._ArgumentGroup | argparse.ArgumentParser, help: str) -> None:
     """``--url URL``: the server's Streamable HTTP endpoint (``--upstream`` still works, and warns)."""
     group.add_argument("--url", metavar="URL", help=help)
     group.add_argument("--upstream", dest="url", action=_FormerName, help=argparse.SUPPRESS)
+    group.set_defaults(former_options=[])
 
 
 def warn_former_options(args: argparse.Namespace, log: Log) -> None:
     """Say once per option that a former spelling was used, and what to write instead."""
     replacements = {"--upstream": "--url"}
-    for spelling in dict.fromkeys(o for o, _ in getattr(args, "former_options", None) or []):
+    for spelling in dict.fromkeys(args.former_options):
         log(
             f"warning: {spelling} is now {replacements[spelling]}; the old name goes away in the next release"
         )
