@@ -219,3 +219,22 @@ def test_the_checker_sees_an_upward_import(tmp_path: Path, importer: str, import
     )
     edges = imports(importer, fake, set(modules()))
     assert imported in edges and layer_of(imported) > layer_of(importer)
+
+
+def test_one_module_creates_temporary_files_and_moves_them_into_place() -> None:
+    # Every file the project writes (fix, stretches, recordings, HAR, the schema cache)
+    # goes through fix/writer.py, with its fsync, its cleanup and its temporary names.
+    # The runner's diff spool is a temporary file too, but it is read back and removed,
+    # never moved into place.
+    creators = re.compile(r"\b(mkstemp|NamedTemporaryFile|mkdtemp|TemporaryDirectory)\b")
+    movers = re.compile(r"\bos\.(replace|rename)\b|\.(replace|rename)\((?:self\.)?(target|path)")
+    found = {
+        module: (bool(creators.search(source)), bool(movers.search(source)))
+        for module, path in modules().items()
+        if (source := path.read_text(encoding="utf-8"))
+    }
+    assert sorted(m for m, (creates, _) in found.items() if creates) == [
+        "migrator.engine.runner",
+        "migrator.fix.writer",
+    ]
+    assert [m for m, (_, moves) in found.items() if moves] == ["migrator.fix.writer"]

@@ -27,13 +27,7 @@ from migrator.engine.pipeline import Pipeline, process, process_units
 from migrator.engine.results import FileReport, FixOutcome, RunResult
 from migrator.errors import InputError, MigratorError, UnsafeRewriteError
 from migrator.fix.diff import StreamingDiff, unified_diff
-from migrator.fix.writer import (
-    AtomicWriter,
-    Snapshot,
-    check_writable,
-    is_our_temporary,
-    resolve_target,
-)
+from migrator.fix.writer import is_our_temporary, replace_file, resolve_target
 from migrator.model.findings import FindingList
 from migrator.model.source import decode, encode, iter_lines, split_lines
 from migrator.readers import is_walked
@@ -291,7 +285,7 @@ def fix_file(
                 "fix does not write compressed files: decompress it first (`--diff` shows the changes)",
                 path=str(path),
             )
-        _replace(real, snapshot, _then_close(stream, first, chunks), backup)
+        replace_file(real, snapshot, _then_close(stream, first, chunks), backup)
     finally:
         stream.close()
     return FixOutcome(report, written=True)
@@ -352,7 +346,7 @@ def fix_pair(
         return FixOutcome(report, unified_diff(s2c.text, after, target))
     if not report.fixes or after == s2c.text:
         return FixOutcome(report)
-    _replace(real, snapshot, [encode(after)], backup)
+    replace_file(real, snapshot, [encode(after)], backup)
     return FixOutcome(report, written=True)
 
 
@@ -398,23 +392,6 @@ def _run_pair(
             )
     report.findings = kept
     return report, s2c, outputs
-
-
-def _replace(real: Path, snapshot: Snapshot, chunks: Iterable[bytes], backup: str | None) -> None:
-    """Write ``chunks`` beside ``real`` and move the new file into its place, atomically.
-
-    The one write path of :func:`fix_file` and :func:`fix_pair`. On any error (a
-    refused rewrite, a full disk, a bug, Ctrl-C) the temporary file goes and the
-    original stays; the move refuses if the file changed since ``snapshot``.
-    """
-    check_writable(real, snapshot)
-    writer = AtomicWriter(real)
-    try:
-        writer.write_all(chunks)
-        writer.commit(snapshot, backup)
-    except BaseException:
-        writer.discard()
-        raise
 
 
 def _then_close(stream: BinaryIO, first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:

@@ -24,7 +24,6 @@ makes the file an error naming it; nothing is written.
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -35,7 +34,7 @@ from pathlib import Path
 
 from migrator.engine.pipeline import FileReport, Mode, Options, Pipeline
 from migrator.errors import InputError, MigratorError
-from migrator.fix.writer import AtomicWriter, check_writable, resolve_target
+from migrator.fix.writer import part_path, replace_file, resolve_target
 from migrator.model.jsonrpc import envelope_message
 from migrator.model.source import ENCODING, ERRORS, iter_lines, refuse_non_text
 from migrator.model.units import Kind
@@ -142,7 +141,7 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
     outputs: list[str | None] = [None] * len(pieces)
     if fixing:
         real, snapshot = resolve_target(path)
-        outputs = [f"{real}.{os.getpid()}.part{index}.tmp" for index in range(len(pieces))]
+        outputs = [str(part_path(real, index)) for index in range(len(pieces))]
     try:
         try:
             with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
@@ -165,14 +164,7 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
             head.fixes += report.fixes
         if fixing and head.fixes:
             assert real is not None and snapshot is not None
-            check_writable(real, snapshot)
-            writer = AtomicWriter(real)
-            try:
-                writer.write_all(_read_all(outputs))
-                writer.commit(snapshot, backup)
-            except BaseException:
-                writer.discard()
-                raise
+            replace_file(real, snapshot, _read_all(outputs), backup)
     finally:
         for output in outputs:
             if output is not None:

@@ -214,6 +214,35 @@ class AtomicWriter:
                 self.temp.unlink()
 
 
+def replace_file(
+    real: Path, snapshot: Snapshot, chunks: Iterable[bytes], backup: str | None = None
+) -> None:
+    """Replace ``real`` with ``chunks``, atomically, unless it changed since ``snapshot``.
+
+    The write path of every rewrite (``fix`` on one file, on a pair, on one file cut
+    into stretches). On any error (a refused rewrite, a full disk, a bug, Ctrl-C) the
+    temporary file goes and the original stays.
+
+    Raises:
+        WriteError: the file is read-only, changed meanwhile, or could not be written.
+    """
+    check_writable(real, snapshot)
+    writer = AtomicWriter(real)
+    try:
+        writer.write_all(chunks)
+        writer.commit(snapshot, backup)
+    except BaseException:
+        writer.discard()
+        raise
+
+
+def part_path(target: Path, index: int) -> Path:
+    """Where a worker writes part ``index`` of ``target``'s new content, before the parts
+    are joined into it: beside it, under a name of ours (never read as input, and
+    removed by the next writer in the folder if this process dies)."""
+    return target.with_name(f".{target.name}.{os.getpid()}.part{index}{TEMPORARY_SUFFIX}")
+
+
 def write_file(target: str | Path, chunks: Iterable[bytes]) -> Path:
     """Write a whole new file (or replace one) atomically: all of it, or nothing.
 
