@@ -57,8 +57,8 @@ def render() -> str:
         f'<svg class="layers-diagram" role="img" viewBox="0 0 {WIDTH} {height}" '
         f'width="100%" style="max-width:{WIDTH}px" xmlns="http://www.w3.org/2000/svg">',
         "<title>The package's layers: each imports only the layers below it</title>",
-        '<defs><marker id="layers-arrow" viewBox="0 0 8 8" refX="4" refY="7" '
-        'markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L8,0 L4,8 z" '
+        '<defs><marker id="layers-arrow" viewBox="0 0 8 8" refX="7" refY="4" '
+        'markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L8,4 L0,8 z" '
         'fill="currentColor"/></marker></defs>',
     ]
     for index, number in enumerate(layers):
@@ -92,5 +92,7 @@ def render() -> str:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs: Any) -> str:
     if MARKER in markdown:
-        markdown = markdown.replace(MARKER, render())
+        # In a <div>, Markdown leaves the drawing alone (an <svg> alone would be read as
+        # inline text, and names such as __main__.py would turn bold).
+        markdown = markdown.replace(MARKER, f'<div class="layers-diagram">{render()}</div>')
     return markdown
