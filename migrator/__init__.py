@@ -6,7 +6,9 @@ import importlib
 import importlib.machinery
 import sys
 import warnings
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 __version__ = "0.1.0.dev0"
 
@@ -49,6 +51,21 @@ MOVED_MODULES = {
     "migrator.wording": "migrator.judge.wording",
     "migrator.writer": "migrator.fix.writer",
 }
+
+
+def former_names(package: str, module: str, names: set[str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for a package that was one module: ``package.X`` still gives
+    ``module.X`` for the names it had, with a warning, for one release."""
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            warnings.warn(
+                f"{package}.{name} moved to {module}.{name}", DeprecationWarning, stacklevel=2
+            )
+            return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 class _MovedModuleFinder:

@@ -13,6 +13,8 @@ from migrator.errors import UsageError
 from migrator.live.relay import DEFAULT_LISTEN, DEFAULT_TIMEOUT, Log
 
 if TYPE_CHECKING:
+    from migrator.cli.io import IO
+    from migrator.engine.options import Options
     from migrator.live.http_proxy import HttpSettings
 
 PREFIX = "mcp-transcripts: "
@@ -182,3 +184,36 @@ def refuse_http_only_options(args: argparse.Namespace) -> None:
     ):
         if value:
             raise UsageError(f"{flag} needs --url URL (it is for Streamable HTTP servers)")
+
+
+def serve(
+    args: argparse.Namespace,
+    io: IO,
+    *,
+    options: Options | None,
+    record: str | None,
+    envelope: bool = False,
+    quiet: bool = False,
+) -> int:
+    """Relay to the server the arguments name, over HTTP (``--url``) or stdio (``--``).
+
+    ``options`` makes the relay a fixer (``proxy``); without them it only records
+    (``record``). Returns the exit code: the stdio server's own, or the HTTP listener's.
+
+    Raises:
+        UsageError: the arguments contradict each other, or the server cannot be reached.
+    """
+    log = stderr_log(io.stderr)
+    warn_former_options(args, log)
+    if args.url:
+        from migrator.live import http_proxy
+
+        extra = {"options": options, "quiet": quiet} if options is not None else {}
+        return http_proxy.serve(http_settings(args, record=record, **extra), log, io.stdout)
+    refuse_http_only_options(args)
+    from migrator.live import stdio_proxy
+
+    stdio = stdio_proxy.StdioSettings(
+        server_command(args), options=options, record=record, envelope=envelope, quiet=quiet
+    )
+    return stdio_proxy.serve(stdio, log, *stdio_fds(io.stdin, io.stdout))

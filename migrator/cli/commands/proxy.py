@@ -58,14 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and fix until the server exits (or, over HTTP, until interrupted)."""
     from migrator.cli.arguments import settings
-    from migrator.cli.server_arguments import (
-        http_settings,
-        refuse_http_only_options,
-        server_command,
-        stderr_log,
-        stdio_fds,
-        warn_former_options,
-    )
+    from migrator.cli.server_arguments import serve
     from migrator.engine.config import Overrides
     from migrator.engine.options import Mode
 
@@ -78,17 +71,4 @@ def run(args: argparse.Namespace, io: IO) -> int:
         mode=Mode.FIX,
     )
     _, options = settings(io, given, verbose=False)
-    log = stderr_log(io.stderr)
-    warn_former_options(args, log)
-    if args.url:
-        from migrator.live.http_proxy import serve
-
-        http = http_settings(args, options=options, record=args.record, quiet=args.quiet)
-        return serve(http, log, io.stdout)
-    refuse_http_only_options(args)
-    from migrator.live import stdio_proxy
-
-    stdio = stdio_proxy.StdioSettings(
-        server_command(args), options=options, record=args.record, quiet=args.quiet
-    )
-    return stdio_proxy.serve(stdio, log, *stdio_fds(io.stdin, io.stdout))
+    return serve(args, io, options=options, record=args.record, quiet=args.quiet)

@@ -51,23 +51,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: IO) -> int:
     """Relay and record until the server exits (or, over HTTP, until interrupted)."""
-    from migrator.cli.server_arguments import (
-        http_settings,
-        refuse_http_only_options,
-        server_command,
-        stderr_log,
-        stdio_fds,
-        warn_former_options,
-    )
+    from migrator.cli.server_arguments import serve
 
-    log = stderr_log(io.stderr)
-    warn_former_options(args, log)
-    if args.url:
-        from migrator.live.http_proxy import serve
-
-        return serve(http_settings(args, record=args.out), log, io.stdout)
-    refuse_http_only_options(args)
-    from migrator.live import stdio_proxy
-
-    stdio = stdio_proxy.StdioSettings(server_command(args), record=args.out, envelope=args.envelope)
-    return stdio_proxy.serve(stdio, log, *stdio_fds(io.stdin, io.stdout))
+    return serve(args, io, options=None, record=args.out, envelope=args.envelope)
