@@ -14,24 +14,19 @@ and the ``--help`` text all read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrator.errors import NotATranscriptError, UsageError
 from migrator.model.units import Problem
 from migrator.readers.base import Reader, parse_json_line
-from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
-from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
-from migrator.readers.har import HarReader, looks_like_har
-from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
-from migrator.readers.lookalikes import refuse_lookalike
-from migrator.readers.otlp import OtlpJsonReader, looks_like_otlp
-from migrator.readers.txtar import TxtarReader, looks_like_txtar
-from migrator.readers.wire import WireReader, looks_like_message
-from migrator.readers.yamlfile import YamlReader, looks_like_yaml
+
+if TYPE_CHECKING:
+    from migrator.readers.envelope import EnvelopeLayout
 
 __all__ = [
     "FORMATS", "Detection", "FormatSpec", "InputFormat", "Reader", "detect", "is_walked",
@@ -43,13 +38,33 @@ SAMPLE_LINES = 64
 
 @dataclass(frozen=True)
 class FormatSpec:
-    """How one input format is recognised, walked and read: its row of the format table."""
+    """How one input format is recognised, walked and read: its row of the format table.
+
+    The reader and its recogniser are named as ``module:attribute`` inside this package
+    and imported on first use, so that the table (``--help``, the folder walk) costs no
+    reader's import.
+    """
 
     title: str  # how messages and --help name it
     walked: tuple[str, ...]  # file-name patterns a folder walk takes for it (also as .gz)
-    reader: Callable[[], Reader] | None = None  # None: the line formats, chosen from a sample
-    looks_like: Callable[[list[str]], bool] | None = None  # recognises it from the first lines
+    reader: str | None = None  # "txtar:TxtarReader"; None: the line formats, chosen from a sample
+    looks_like: str | None = None  # "txtar:looks_like_txtar": recognises it from the first lines
     found: str = ""  # what --verbose says when the content was recognised
+
+    def make_reader(self) -> Reader:
+        """A new reader of this format."""
+        assert self.reader is not None, f"{self.title} is chosen from a sample, not made"
+        made: Reader = _load(self.reader)()
+        return made
+
+    def recognises(self, head: list[str]) -> bool:
+        """Whether a file's first lines are this format's."""
+        return self.looks_like is not None and bool(_load(self.looks_like)(head))
+
+
+def _load(name: str) -> Any:
+    module, _, attribute = name.partition(":")
+    return getattr(importlib.import_module(f"migrator.readers.{module}"), attribute)
 
 
 _LINES = ("*.jsonl", "*.ndjson", "*.jsonlines")
@@ -73,28 +88,28 @@ class InputFormat(str, Enum):
 
     AUTO = "auto"
     OTLP_JSON = "otlp-json", FormatSpec(
-        "OpenTelemetry trace (OTLP JSON)", (*_LINES, "*.json"), OtlpJsonReader, looks_like_otlp,
+        "OpenTelemetry trace (OTLP JSON)", (*_LINES, "*.json"), "otlp:OtlpJsonReader", "otlp:looks_like_otlp",
         "an OpenTelemetry trace (OTLP JSON export requests): MCP spans",
     )  # fmt: skip
     TXTAR = "txtar", FormatSpec(
-        "txtar", ("*.txtar",), TxtarReader, looks_like_txtar,
+        "txtar", ("*.txtar",), "txtar:TxtarReader", "txtar:looks_like_txtar",
         "a txtar archive: messages in its client and server files",
     )  # fmt: skip
     # HAR before JSON documents: a HAR file is one.
     HAR = "har", FormatSpec(
-        "HAR", ("*.har",), HarReader, looks_like_har,
+        "HAR", ("*.har",), "har:HarReader", "har:looks_like_har",
         "a HAR file (HTTP Archive): messages in request and response bodies",
     )  # fmt: skip
     JSON = "json", FormatSpec(
-        "JSON document", ("*.json",), JsonDocumentReader, looks_like_document,
+        "JSON document", ("*.json",), "jsondoc:JsonDocumentReader", "jsondoc:looks_like_document",
         "a JSON document spanning several lines",
     )  # fmt: skip
     CLAUDE_LOG = "claude-log", FormatSpec(
-        "Claude Desktop log", ("mcp*.log",), ClaudeLogReader, looks_like_claude_log,
+        "Claude Desktop log", ("mcp*.log",), "claudelog:ClaudeLogReader", "claudelog:looks_like_claude_log",
         "a Claude Desktop MCP log: messages after 'Message from client/server:'",
     )  # fmt: skip
     YAML = "yaml", FormatSpec(
-        "YAML", ("*.yaml", "*.yml"), YamlReader, looks_like_yaml,
+        "YAML", ("*.yaml", "*.yml"), "yamlfile:YamlReader", "yamlfile:looks_like_yaml",
         "a YAML document with JSON-RPC members",
     )  # fmt: skip
     WIRE = "wire", FormatSpec("wire JSONL", _LINES)
@@ -144,28 +159,29 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     Raises:
         UsageError: if an envelope file was forced but no message key is found.
     """
+    from migrator.readers.envelope import EnvelopeReader, detect_layout
+    from migrator.readers.lookalikes import refuse_lookalike
+    from migrator.readers.wire import WireReader, looks_like_message
+
     spec = forced.spec
     if spec is not None and spec.reader is not None:
-        return Detection(spec.reader(), f"forced by --input-format {forced.value}")
+        return Detection(spec.make_reader(), f"forced by --input-format {forced.value}")
     if forced is InputFormat.AUTO:
-        recognised = [f for f in FORMATS if f.spec and f.spec.looks_like]
+        recognised = [f.spec for f in FORMATS if f.spec and f.spec.looks_like]
         first, rest = recognised[0], recognised[1:]  # traces first: nothing else reads them
         for candidate in (first, None, *rest):
             if candidate is None:
                 # Formats we recognise but cannot read are refused before anything tries them.
                 refuse_lookalike(head)
                 continue
-            assert candidate.spec is not None and candidate.spec.looks_like is not None
-            if candidate.spec.looks_like(head) and candidate.spec.reader is not None:
-                return Detection(candidate.spec.reader(), candidate.spec.found)
+            if candidate.recognises(head):
+                return Detection(candidate.make_reader(), candidate.found)
     values = _sample(head)
     content = [n for n, text in enumerate(head, start=1) if text.strip()]
     attempts = any(text.lstrip(" \t\ufeff").startswith(("{", "[")) for text in head)
     if forced is InputFormat.AUTO and content and not values and not attempts:
         # Not one line even tries to be JSON: a README, a CI configuration.
-        known = ", ".join(
-            f.spec.title for f in FORMATS if f.spec and f.spec.looks_like and f is not first
-        )
+        known = ", ".join(spec.title for spec in rest)
         raise NotATranscriptError(
             f"not a transcript: none of the first lines is JSON and no known format ({known}) "
             "matches; --input-format forces one",
@@ -197,6 +213,9 @@ def _describe(layout: EnvelopeLayout) -> str:
 
 def make_reader(name: str, layout: EnvelopeLayout | None = None) -> Reader:
     """Build a reader by format name (used by tests and the Python API)."""
+    from migrator.readers.envelope import EnvelopeReader
+    from migrator.readers.wire import WireReader
+
     if name == InputFormat.WIRE.value:
         return WireReader()
     if name == InputFormat.ENVELOPE.value and layout is not None:
