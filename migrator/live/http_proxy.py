@@ -38,7 +38,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from types import FrameType, ModuleType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from urllib.parse import urlsplit
 
 from migrator.engine.pipeline import Options
@@ -54,9 +54,25 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from migrator.live.har_recording import HarRecorder
-
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
+
+
+class ExchangeRecord(Protocol):
+    """One HTTP exchange as an observer keeps it: the answer's bytes as they stream."""
+
+    def append(self, data: bytes) -> None: ...
+    def finish(self) -> None: ...
+
+
+class ExchangeObserver(Protocol):
+    """Sees each HTTP exchange as it passed, before any rewrite (the HAR recorder is one).
+
+    The proxy core knows only this protocol; :func:`serve` chooses the observers.
+    """
+
+    def begin(
+        self, request: Request, body: bytes, upstream: httpx.Response, started: float
+    ) -> ExchangeRecord: ...
 
 
 INSTALL_HINT = "pip install 'mcp-transcripts[http]'"
@@ -280,7 +296,7 @@ class HttpProxy:
         log: Log,
         client: httpx.AsyncClient,
         recorder: Recorder | None = None,
-        har: HarRecorder | None = None,
+        har: ExchangeObserver | None = None,
     ) -> None:
         self.settings = settings
         self.log = log
@@ -435,7 +451,7 @@ class HttpProxy:
         upstream: httpx.Response,
         fixer: LiveFixer | None,
         meta: dict[str, Any],
-        har_entry: Any,
+        har_entry: ExchangeRecord | None,
     ) -> AsyncIterator[bytes]:
         """Each event of an SSE answer, judged and written on as it arrives."""
         import httpx
@@ -469,7 +485,9 @@ class HttpProxy:
         for upstream in list(self._streams):
             await upstream.aclose()
 
-    async def raw(self, upstream: httpx.Response, har_entry: Any) -> AsyncIterator[bytes]:
+    async def raw(
+        self, upstream: httpx.Response, har_entry: ExchangeRecord | None
+    ) -> AsyncIterator[bytes]:
         """An answer passed on as it comes, chunk by chunk."""
         try:
             async for chunk in upstream.aiter_raw():
