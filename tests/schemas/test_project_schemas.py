@@ -378,8 +378,8 @@ def test_check_json_schema_follows_the_declared_dialect() -> None:
     [
         ({"$schema": "https://example.com/my-dialect"}, "/$schema: unknown dialect"),
         ({"$schema": 7}, "/$schema: must be a string"),
-        ("object", ": a schema must be an object or a boolean, not str"),
-        (None, ": a schema must be an object or a boolean, not NoneType"),
+        ("object", ": a schema must be an object or a boolean, not a string"),
+        (None, ": a schema must be an object or a boolean, not null"),
     ],
 )
 def test_check_json_schema_rejects_what_it_cannot_check(schema: Any, message: str) -> None:
