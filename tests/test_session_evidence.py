@@ -410,3 +410,17 @@ def test_the_proxy_writes_one_sentence_per_problem() -> None:
     assert result["content"][0]["text"] == (
         "Invalid arguments for tool get_stock:\n- 0 is less than the minimum of 1 at arguments.qty"
     )
+
+
+def test_a_second_fix_changes_nothing_the_first_left() -> None:
+    """A result an earlier fix wrote is not evidence that the tool ran."""
+    text = transcript(
+        call(0, "forecast", {"days": "three"}),
+        error(0, -32602, "Invalid arguments for tool forecast: days must be a number"),
+        call(1, "forecast", {"days": "three"}),
+        error(1, -32602, "Invalid params"),
+    )
+    after, first = fix_text(text)
+    assert first.fixes == 1
+    again, second = fix_text(after)
+    assert again == after and second.fixes == 0

@@ -167,6 +167,10 @@ def _remember(exchange: Exchange, verdict: Verdict, response: dict[str, Any]) ->
             params = exchange.request.payload["params"] if exchange.request else {}
             _remember_success(exchange, name, params.get("arguments"))
             return
+        if rewritten_result(result):
+            # Our own text from an earlier fix: the error it was judged then, and
+            # counting it now would make a second fix change what the first left.
+            return
         track = exchange.session.track(name)
         if track is None:
             return
