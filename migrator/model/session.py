@@ -48,6 +48,7 @@ SERVER_NOTIFICATIONS = frozenset({
 MAX_PENDING = 100_000  # far above any real in-flight count; bounds memory on broken files
 MAX_TRACKED_TOOLS = 4096  # tools remembered per session; far above any real server's
 MAX_TRACKED_ARGUMENTS = 64  # argument names remembered per tool
+ARGUMENT_SAMPLE = 32  # successful calls whose arguments are read: the hot path stays cheap
 
 
 def id_key(request_id: Any) -> tuple[str, Any]:
@@ -117,8 +118,8 @@ class ToolTrack:
     """What one session showed of one tool, from the calls made to it so far.
 
     Lines are those of the responses. ``sent_types`` and ``always_sent`` come
-    from the calls that succeeded: the JSON types each argument had, and the
-    arguments every one of them sent.
+    from the first :data:`ARGUMENT_SAMPLE` calls that succeeded: the JSON types
+    each argument had, and the arguments every one of them sent.
     """
 
     successes: int = 0
@@ -135,6 +136,8 @@ class ToolTrack:
         self.successes += 1
         self.first_success = line if self.first_success is None else self.first_success
         self.last_success = line
+        if self.successes > ARGUMENT_SAMPLE:  # enough calls to know the arguments' shape
+            return
         for name, value in arguments.items():
             types = self.sent_types.get(name)
             if types is None:
