@@ -7,6 +7,7 @@ Usage (from anywhere; paths are relative to the repository root):
     python scripts/record_fixtures.py --only ts-sdk-old --only py-sdk-new
     python scripts/record_fixtures.py --no-install    # reuse the installs in .fixtures-work/
     python scripts/record_fixtures.py --list          # show the targets and exit
+    python scripts/record_fixtures.py --work DIR      # install into DIR instead of .fixtures-work/
 
 What it does, for each target:
 
@@ -273,6 +274,100 @@ EVERYTHING_PLAN: list[Step] = [
 ]
 
 
+# The "session evidence" plans list no tools: what the classifier knows of a tool comes from the
+# session itself (earlier successes, the server's own words), as in a transcript recorded
+# without the tools/list exchange.
+NO_LISTING_OPENING = [
+    INITIALIZE,
+    Step(None, "notifications/initialized"),
+    Step(3, "ping", exercises="ping"),
+]
+STOCK = "ABC-1234"
+
+PY_LOWLEVEL_PLAN: list[Step] = [
+    *NO_LISTING_OPENING,
+    _call(10, "forecast", {"city": "Paris", "days": 3}, category="valid", exercises="valid call"),
+    _call(
+        11, "forecast", {"city": "Oslo"}, category="valid", exercises="valid call (days left out)"
+    ),
+    _call(12, "get_stock", {"sku": STOCK}, category="valid", exercises="valid call"),
+    _call(13, "reserve", {"sku": STOCK, "qty": 2}, category="valid", exercises="valid call"),
+    _call(
+        14,
+        "forecast",
+        {"city": "Rome", "days": "three"},
+        category=INVALID,
+        exercises="wrong type (days is a string)",
+    ),
+    _call(
+        15, "forecast", {"days": 2}, category=INVALID, exercises="missing required property (city)"
+    ),
+    _call(16, "get_stock", {"sku": "abc-12"}, category=INVALID, exercises="pattern mismatch (sku)"),
+    _call(
+        17, "reserve", {"sku": STOCK, "qty": 0}, category=INVALID, exercises="below minimum (qty 0)"
+    ),
+    _call(
+        18,
+        "reserve",
+        {"sku": STOCK, "qty": 1, "mode": "rent"},
+        category=INVALID,
+        exercises="not one of the enum values (mode)",
+    ),
+    _call(
+        19,
+        "reserve",
+        {"sku": STOCK, "qty": 1, "gift": True},
+        category=INVALID,
+        exercises="extra property (gift) where additionalProperties is false",
+    ),
+    _call(
+        20,
+        "forecast",
+        {"city": "Atlantis"},
+        category="tool-error",
+        exercises="tool execution error (the backend is down)",
+    ),
+    *_closing("forecast"),
+]
+
+TS_SESSION_PLAN: list[Step] = [
+    *NO_LISTING_OPENING,
+    _call(10, "forecast", {"city": "Paris", "days": 3}, category="valid", exercises="valid call"),
+    _call(
+        11,
+        "report",
+        {"structured": True},
+        category="valid",
+        exercises="valid call, structured output",
+    ),
+    _call(
+        12,
+        "forecast",
+        {"city": "Rome", "days": "three"},
+        category=INVALID,
+        exercises="wrong type (days is a string)",
+    ),
+    _call(
+        13, "forecast", {"days": 2}, category=INVALID, exercises="missing required property (city)"
+    ),
+    _call(
+        14,
+        "report",
+        {"structured": False},
+        category="output-error",
+        exercises="valid arguments, no structuredContent for the outputSchema (-32602 about the output)",
+    ),
+    _call(
+        15,
+        "legacy",
+        {"q": "x"},
+        category="disabled-tool",
+        exercises="a disabled tool (-32602 about the tool, not the arguments)",
+    ),
+    *_closing("forecast"),
+]
+
+
 # --------------------------------------------------------------------------------------------
 # Installing
 
@@ -386,7 +481,9 @@ class Target:
         return WORK / self.key
 
 
-def _ts_sdk(spec: str, minimum: str | None = None) -> Callable[[Path, bool], Installed]:
+def _ts_sdk(
+    spec: str, minimum: str | None = None, server_file: str = "ts_server.mjs"
+) -> Callable[[Path, bool], Installed]:
     def install(workdir: Path, do_install: bool) -> Installed:
         wanted = spec.rpartition("@")[2]
         current = npm_version(workdir, TS_SDK)
@@ -399,8 +496,8 @@ def _ts_sdk(spec: str, minimum: str | None = None) -> Callable[[Path, bool], Ins
             )
         if minimum and version_tuple(version) < version_tuple(minimum):
             raise RecordingError(f"{TS_SDK}@{spec} resolved to {version}, older than {minimum}")
-        server = workdir / "ts_server.mjs"  # beside node_modules, so imports resolve there
-        shutil.copyfile(SERVERS_SRC / "ts_server.mjs", server)
+        server = workdir / server_file  # beside node_modules, so imports resolve there
+        shutil.copyfile(SERVERS_SRC / server_file, server)
         details = {
             TS_SDK: version,
             "zod": npm_version(workdir, "zod") or "?",
@@ -411,7 +508,13 @@ def _ts_sdk(spec: str, minimum: str | None = None) -> Callable[[Path, bool], Ins
     return install
 
 
-def _py_sdk(requirements: Sequence[str], *, upgrade: bool) -> Callable[[Path, bool], Installed]:
+def _py_sdk(
+    requirements: Sequence[str],
+    *,
+    upgrade: bool,
+    server_file: str = "py_server.py",
+    server_args: Sequence[str] = (),
+) -> Callable[[Path, bool], Installed]:
     def install(workdir: Path, do_install: bool) -> Installed:
         venv = workdir / "venv"
         if do_install:
@@ -431,9 +534,10 @@ def _py_sdk(requirements: Sequence[str], *, upgrade: bool) -> Callable[[Path, bo
             "pydantic": pip_version(venv, "pydantic") or "?",
             "python": pyver,
         }
-        return Installed(
-            version, [str(python), str(SERVERS_SRC / "py_server.py"), version], details
-        )
+        if server_file != "py_server.py":
+            details["jsonschema"] = pip_version(venv, "jsonschema") or "?"
+        command = [str(python), str(SERVERS_SRC / server_file), version, *server_args]
+        return Installed(version, command, details)
 
     return install
 
@@ -487,6 +591,38 @@ TARGETS: list[Target] = [
         "mcp newest release (Python), FastMCP / MCPServer",
         _py_sdk(["mcp"], upgrade=True),
         FIXTURE_SERVER_PLAN,
+    ),
+    Target(
+        "py-lowlevel",
+        "py-lowlevel",
+        "mcp 1.30.0 (Python, last 1.x), low-level Server and its call_tool decorator, which "
+        "validates the arguments with python-jsonschema; no tools/list in the plan",
+        _py_sdk(
+            ["mcp==1.30.0"], upgrade=False, server_file="py_lowlevel_server.py", server_args=["sdk"]
+        ),
+        PY_LOWLEVEL_PLAN,
+    ),
+    Target(
+        "py-lowlevel-errors",
+        "py-lowlevel-errors",
+        "mcp 1.9.4 (Python, before the SDK validated arguments), low-level Server with its own "
+        "tools/call handler that validates with python-jsonschema and raises McpError "
+        "(-32602 with the SDK's wording, -32603 for a failing backend); no tools/list in the plan",
+        _py_sdk(
+            ["mcp==1.9.4", "pydantic<2.12", "jsonschema"],
+            upgrade=False,
+            server_file="py_lowlevel_server.py",
+            server_args=["errors"],
+        ),
+        PY_LOWLEVEL_PLAN,
+    ),
+    Target(
+        "ts-sdk-session",
+        "ts-sdk-session",
+        f"{TS_SDK} 1.20.2, McpServer + zod: output-schema and disabled-tool errors "
+        "(fixture ts_session_server.mjs); no tools/list in the plan",
+        _ts_sdk("1.20.2", server_file="ts_session_server.mjs"),
+        TS_SESSION_PLAN,
     ),
     Target(
         "server-everything",
@@ -841,7 +977,7 @@ def render_readme(recordings: list[dict[str, Any]]) -> str:
         '  "message": <the message>}` per line.',
         "- `manifest.json`: the same facts as the tables below, for tests to read; each call",
         "  has a `category`: setup, valid, invalid-arguments, extra-property, tool-error,",
-        "  unknown-tool, malformed or unknown-method.",
+        "  output-error, disabled-tool, unknown-tool, malformed or unknown-method.",
         "",
         'The tables are generated from the recordings: "answer" is what the server actually',
         "sent: the JSON-RPC error code and the start of its message, or the tool result",
@@ -909,6 +1045,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=DEFAULT_TIMEOUT,
         help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})",
     )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=WORK,
+        help="the folder for the installs (default: .fixtures-work/ in the repository)",
+    )
     parser.add_argument("--list", action="store_true", help="list the targets and exit")
     return parser.parse_args(argv)
 
@@ -921,10 +1063,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     selected = [t for t in TARGETS if not args.only or t.key in args.only]
     for tool in ("node", "npm"):
-        if shutil.which(tool) is None and any(t.prefix != "py-sdk" for t in selected):
+        if shutil.which(tool) is None and any(not t.prefix.startswith("py-") for t in selected):
             log_error(f"{tool} is not on PATH")
             return 1
-    WORK.mkdir(exist_ok=True)
+    global WORK
+    WORK = args.work.resolve()
+    WORK.mkdir(parents=True, exist_ok=True)
     recordings = {entry["target"]: entry for entry in load_manifest()["recordings"]}
     failures: list[str] = []
     for target in selected:

@@ -89,7 +89,7 @@ def test_json_output_matches_its_schema(old_copy: Path) -> None:
 
 def test_show_evidence(old_copy: Path) -> None:
     out = run_cli("check", "--show-evidence", str(old_copy)).out
-    assert "    = 'add' is in the complete catalog of 3 tools" in out
+    assert '    = "add" is in the complete catalog of 3 tools' in out
     assert "    = protocol version 2025-06-18 (initialize result at line 2)" in out
 
 

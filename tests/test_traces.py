@@ -379,7 +379,7 @@ def test_span_name_rule(tmp_path: Path) -> None:
     misnamed = span("call add", CALL, span_id="7777777777777777")
     found = check_lines(tmp_path, request(named), request(misnamed), select="MCP406")
     assert [
-        (f["span_id"], f["message"].endswith("should be named 'tools/call add'")) for f in found
+        (f["span_id"], f["message"].endswith('should be named "tools/call add"')) for f in found
     ] == [("7777777777777777", True)]
 
 

@@ -13,13 +13,15 @@ rewrite that would not be valid for its protocol version (:func:`check_rewrite`)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from migrator.errors import UnsafeRewriteError
 from migrator.judge.argument_blame import blamed_argument
 from migrator.judge.classify import Outcome, Verdict
-from migrator.judge.wording import Issue, MessageKind, complaint_of
+from migrator.judge.json_messages import json_message
+from migrator.judge.wording import Issue, MessageKind, complaint_of, generic_detail
 from migrator.model import jsontext
 from migrator.model.provenance import ORIGINAL_ERROR as PROVENANCE_KEY
 from migrator.model.provenance import ORIGINAL_RESULT as PROVENANCE_RESULT_KEY
@@ -46,13 +48,16 @@ def needs_result_type(version: str | None) -> bool:
 
 
 def validation_text(verdict: Verdict, original_message: Any) -> str:
-    """Text for the model: what was wrong with its arguments and where.
+    """Text for the model: what was wrong with its arguments and where, one sentence a problem.
 
-    Keeps the server's own words. A zod, pydantic, Go or serde problem becomes
-    one ``- <message> at <path>`` line per issue; where the words do not name
-    the argument, it is named from the request's arguments and the tool's
-    inputSchema, or the line says it could not be; a bare "Invalid params" is
+    Keeps the server's own words. A zod, pydantic, Go, serde or python-jsonschema
+    problem becomes one ``- <message> at <path>`` line per issue (python-jsonschema's
+    Python ``repr`` worded in JSON's terms); where the words do not name the
+    argument, it is named from the request's arguments and the tool's
+    inputSchema, or the line says it could not be. A bare "Invalid params" is
     explained from the arguments validated against the tool's inputSchema; a
+    generic wording with a detail ("Invalid params: sku must match ...") keeps
+    the detail and adds only the schema problems it does not already name. A
     specific sentence (a business rule: "Dates must be in the future") is kept
     as it is.
     """
@@ -66,13 +71,40 @@ def validation_text(verdict: Verdict, original_message: Any) -> str:
         return _with_issues(header, tuple(_placed(issue, verdict) for issue in reading.issues))
     generic = reading is None or reading.kind is MessageKind.GENERIC_VALIDATION
     if generic and verdict.schema_issues:
-        return _with_issues(f"{original.rstrip('.')} (tool {tool})", verdict.schema_issues)
+        split = generic_detail(original)
+        if split is None:
+            return _with_issues(f"{original.rstrip('.')} (tool {tool})", verdict.schema_issues)
+        prefix, detail = split
+        head = f"{prefix} (tool {tool}): {detail}"
+        others = [
+            issue for issue in verdict.schema_issues if not _names_same_problem(detail, issue)
+        ]
+        return head + "".join(f"\n- {issue.render()}" for issue in others)
     if generic:
         return f"{original.rstrip('.')} (tool {tool}): the arguments were rejected"
     return original
 
 
 UNPLACED = "the argument it concerns could not be told from the request"
+_QUOTED_NAME = re.compile(r'^"((?:[^"\\]|\\.)*)"')
+
+
+def _names_same_problem(detail: str, issue: Issue) -> bool:
+    """Whether the server's ``detail`` already tells the model about ``issue``.
+
+    It does when it says the same sentence, or names the argument the issue
+    is about (``sku must match ...`` for a pattern problem at ``arguments.sku``).
+    """
+    words = detail.casefold().rstrip(".")
+    if words == issue.message.casefold().rstrip("."):
+        return True
+    name: object = issue.path[0] if issue.path else None
+    if name is None:  # a required or additional property: the name is in the message
+        quoted = _QUOTED_NAME.search(issue.message)
+        name = quoted.group(1) if quoted else None
+    if not isinstance(name, str) or not name:
+        return False
+    return re.search(rf"(?<![\w.-]){re.escape(name.casefold())}(?![\w-])", words) is not None
 
 
 def _placed(issue: Issue, verdict: Verdict) -> Issue | str:
@@ -82,7 +114,7 @@ def _placed(issue: Issue, verdict: Verdict) -> Issue | str:
     """
     if issue.path:
         return issue
-    complaint = complaint_of(issue.message)
+    complaint = issue.complaint or complaint_of(issue.message)
     if complaint is None:
         return issue  # words that name no type: nothing to place by
     if not isinstance(verdict.arguments, dict):
@@ -214,11 +246,15 @@ def rewrite_problems(payload: Any, member: str, version: str | None) -> list[str
     envelope = "JSONRPCResultResponse" if member == "result" else "JSONRPCErrorResponse"
     rpc = validation.jsonrpc(envelope)
     if not rpc.is_valid(payload):  # the compiled fast path decides; words only on failure
-        problems += [f"as a JSON-RPC {member} response: {e.message}" for e in rpc.errors(payload)]
+        problems += [
+            f"as a JSON-RPC {member} response: {json_message(e)}" for e in rpc.errors(payload)
+        ]
     if member == "result" and isinstance(payload, dict):
         result = validation.mcp(governing, "CallToolResult")
         if not result.is_valid(payload.get("result")):
             for error in result.errors(payload.get("result")):
                 where = "/".join(str(p) for p in error.absolute_path)
-                problems.append(f"as a {governing} CallToolResult at /{where}: {error.message}")
+                problems.append(
+                    f"as a {governing} CallToolResult at /{where}: {json_message(error)}"
+                )
     return problems

@@ -33,6 +33,9 @@ import referencing
 import referencing.jsonschema
 from jsonschema.protocols import Validator
 
+from migrator.judge.json_messages import json_message
+from migrator.model.jsontext import a_json_type, display, json_type
+
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -316,18 +319,18 @@ def _check_json_schema(schema: Any, default_dialect: str) -> list[str]:
     if isinstance(schema, bool):
         return []
     if not isinstance(schema, dict):
-        return [f": a schema must be an object or a boolean, not {type(schema).__name__}"]
+        return [f": a schema must be an object or a boolean, not {a_json_type(json_type(schema))}"]
     cls = default
     if "$schema" in schema:
         declared = schema["$schema"]
         if not isinstance(declared, str):
-            return [f"/$schema: must be a string, not {type(declared).__name__}"]
+            return [f"/$schema: must be a string, not {a_json_type(json_type(declared))}"]
         found = _DIALECTS.get(declared.rstrip("#"))
         if found is None:
             return [
-                f"/$schema: unknown dialect {declared!r}; known: {', '.join(sorted(_DIALECTS))}"
+                f"/$schema: unknown dialect {display(declared)}; known: {', '.join(sorted(_DIALECTS))}"
             ]
         cls = found
     checker = _metaschema_validator(cls)
     errors = sorted(checker.iter_errors(schema), key=lambda error: list(map(str, error.path)))
-    return [f"{_pointer(error.absolute_path)}: {error.message}" for error in errors]
+    return [f"{_pointer(error.absolute_path)}: {json_message(error)}" for error in errors]

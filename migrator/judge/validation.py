@@ -23,6 +23,7 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from migrator.judge import schemas
+from migrator.judge.json_messages import json_message
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -41,7 +42,7 @@ def _rs() -> Any:
 class SchemaProblem:
     """The first (best) problem python-jsonschema reports, ready for a finding."""
 
-    message: str
+    message: str  # in JSON's terms (see migrator.judge.json_messages)
     pointer: str  # JSON pointer into the validated instance
     keyword: str
     count: int  # how many problems in all
@@ -106,7 +107,7 @@ class FastValidator:
         best = best_match(errors)
         assert best is not None
         return SchemaProblem(
-            best.message, pointer(best.absolute_path), str(best.validator), len(errors)
+            json_message(best), pointer(best.absolute_path), str(best.validator), len(errors)
         )
 
 

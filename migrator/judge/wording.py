@@ -19,6 +19,18 @@ real servers and from the SDKs' sources:
   ``tool not found``.
 * Python SDK (FastMCP): pydantic's ``N validation error(s) for XArguments`` text
   (inside ``isError`` results) and ``Unknown tool: X``.
+* Python SDK low-level ``Server`` (from mcp 1.10): ``Input validation error: <message>``
+  with python-jsonschema's message (``'three' is not of type 'integer'``,
+  ``'city' is a required property``), read back by
+  :func:`migrator.judge.json_messages.read_python_jsonschema`; a request its
+  models refuse is ``Invalid request parameters``.
+
+Some ``-32602`` errors about a ``tools/call`` are not about its arguments at all,
+and must stay protocol errors whatever else the session shows: the TypeScript
+SDK's ``Tool X disabled`` and its output-schema errors (``Tool X has an output
+schema but no structured content was provided``, ``Output validation error: ...``),
+the Python SDK's ``Invalid or expired requestState``, a capability or protocol
+version the client lacks.
 """
 
 from __future__ import annotations
@@ -28,6 +40,9 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
+
+from migrator.judge.json_messages import read_python_jsonschema
+from migrator.model.jsontext import json_type
 
 _MCP_PREFIX = re.compile(r"^MCP error -?\d+:\s*")
 _TS_INVALID_ARGS = re.compile(
@@ -49,6 +64,33 @@ _SERDE_TYPE = re.compile(
 _GO_TYPE = re.compile(r'^type: (?P<value>.*) has type "(?P<got>\w+)", want "(?P<want>\w+)"$')
 _ZOD_TYPE = re.compile(r"^(?:Invalid input: )?[Ee]xpected (?P<want>\w+), received (?P<got>\w+)$")
 _ZOD_MISSING = re.compile(r"^Required$")
+_GENERIC_PREFIX = re.compile(
+    r"^(?P<prefix>invalid (?:params|parameters|arguments?|input)|input validation (?:error|failed)"
+    r"|validation (?:error|failed)|bad (?:params|parameters|arguments?))\s*:\s*(?P<detail>.+)\Z",
+    re.IGNORECASE | re.DOTALL,
+)
+# Sentences that name an argument problem in a server's own words (pydantic's
+# "Missing required argument", a hand-written "parameter 'city' is required").
+_ARGUMENT_WORDS = re.compile(
+    r"^(?:missing (?:required )?(?:argument|parameter|param|property|field|key)s?\b"
+    r"|required (?:argument|parameter|param|property|field)s?\b.*\b(?:is |are )?missing\b"
+    r"|(?:the )?(?:argument|parameter|param|property|field)s? ['\"`]?[\w.\[\]-]+['\"`]? "
+    r"(?:is (?:required|missing|invalid|not valid)|must (?:be|have|match)|should be)\b"
+    r"|invalid (?:value|type) (?:for|of) (?:the )?(?:argument|parameter|param|property|field)\b"
+    r"|unexpected (?:argument|parameter|param|keyword argument|property|field)s?\b)",
+    re.IGNORECASE,
+)
+# -32602 errors of a tools/call that are about something other than its arguments.
+_NOT_ARGUMENTS = re.compile(
+    r"^(?:Tool \S+ has an output schema but no structured content was provided"
+    r"|Invalid structured content for tool\b|Output validation error\b"
+    r"|Invalid (?:or expired )?(?:requestState|request state|cursor|task|progress ?token|_meta)\b"
+    r"|Unsupported protocol version\b|.*\bdoes not support\b.*\bcapabilit(?:y|ies)\b)",
+    re.IGNORECASE,
+)
+ARGUMENT_WORDS = "wording that names an argument problem"  # a dialect of prose, not an SDK's
+_REQUEST_WORDS = re.compile(r"^Invalid request parameters\.?$", re.IGNORECASE)
+_DISABLED_TOOL = re.compile(r"^Tool (?P<tool>\S+) disabled\.?$")
 _GENERIC_INVALID = re.compile(
     r"^(?:invalid (?:params|parameters|arguments?|input)|input validation (?:error|failed)"
     r"|validation (?:error|failed)|bad (?:params|parameters|arguments?))\b",
@@ -81,6 +123,7 @@ class MessageKind(str, Enum):
     VALIDATION = "validation"  # names an argument-validation failure in a known dialect
     GENERIC_VALIDATION = "generic-validation"  # "Invalid params" and the like, no detail
     REQUEST_SHAPE = "request-shape"  # the request itself failed the protocol schema
+    NOT_ARGUMENTS = "not-arguments"  # about the call, but not its arguments (output, state, ...)
     UNKNOWN_TOOL = "unknown-tool"
     EXECUTION = "execution"  # reads as a failure while running the tool
     UNCLEAR = "unclear"
@@ -88,10 +131,15 @@ class MessageKind(str, Enum):
 
 @dataclass(frozen=True)
 class Issue:
-    """One argument problem: what is wrong and where in the arguments."""
+    """One argument problem: what is wrong and where in the arguments.
+
+    ``complaint`` says what the words told of the types and the value, when the
+    path is empty and the argument is still to be named from the request.
+    """
 
     message: str
     path: tuple[str | int, ...] = ()
+    complaint: Complaint | None = field(default=None, compare=False)
 
     def render(self) -> str:
         """``<message> at <path>``, with the path written from ``arguments``."""
@@ -180,6 +228,26 @@ def read_message(message: Any) -> MessageReading:
             return MessageReading(
                 MessageKind.UNKNOWN_TOOL, "unknown-tool wording", text, text, tool
             )
+    disabled = _DISABLED_TOOL.match(text)
+    if disabled:
+        return MessageReading(
+            MessageKind.UNKNOWN_TOOL,
+            "disabled-tool wording (TypeScript SDK)",
+            text,
+            text,
+            disabled.group("tool"),
+        )
+    if _NOT_ARGUMENTS.match(text):
+        return MessageReading(
+            MessageKind.NOT_ARGUMENTS,
+            "wording about something other than the arguments",
+            text,
+            text,
+        )
+    if _REQUEST_WORDS.match(text):
+        return MessageReading(
+            MessageKind.REQUEST_SHAPE, "the Python SDK's request-model wording", text, text
+        )
     ts = _TS_INVALID_ARGS.match(text)
     if ts:
         dump = _zod_issues(ts.group("rest"))
@@ -218,6 +286,12 @@ def read_message(message: Any) -> MessageReading:
         return MessageReading(
             MessageKind.VALIDATION, "Rust rmcp", text, text[: rmcp.end()], None, issues
         )
+    jsonschema = _python_jsonschema(text)
+    if jsonschema is not None:
+        return jsonschema
+    prefixed = _GENERIC_PREFIX.match(text)
+    if _ARGUMENT_WORDS.match(text) or (prefixed and _ARGUMENT_WORDS.match(prefixed["detail"])):
+        return MessageReading(MessageKind.VALIDATION, ARGUMENT_WORDS, text, text)
     if _GENERIC_INVALID.match(text):
         return MessageReading(
             MessageKind.GENERIC_VALIDATION, "generic invalid-params wording", text, text
@@ -225,6 +299,39 @@ def read_message(message: Any) -> MessageReading:
     if _EXECUTION_FAILURE.search(text):
         return MessageReading(MessageKind.EXECUTION, "execution-failure wording", text, text)
     return MessageReading(MessageKind.UNCLEAR, "no known wording", text, text)
+
+
+def _python_jsonschema(text: str) -> MessageReading | None:
+    """python-jsonschema's message, bare or after ``Input validation error:`` and the like."""
+    prefixed = _GENERIC_PREFIX.match(text)
+    detail = prefixed["detail"].strip() if prefixed else text
+    problem = read_python_jsonschema(detail)
+    if problem is None:
+        return None
+    # The text names no path. A required or additional property is about the
+    # arguments object itself (the low-level server validates that object), as
+    # our own schema check says it; any other problem quotes the value, which
+    # names the argument (see migrator.judge.argument_blame).
+    complaint = None
+    if problem.quotes_value:
+        wanted = problem.wanted_types[0] if len(problem.wanted_types) == 1 else None
+        complaint = Complaint(json_type(problem.value), wanted, problem.value)
+    return MessageReading(
+        MessageKind.VALIDATION,
+        "python-jsonschema wording (Python SDK low-level server)",
+        text,
+        "",
+        None,
+        (Issue(problem.message, (), complaint),),
+    )
+
+
+def generic_detail(text: str) -> tuple[str, str] | None:
+    """``("Invalid params", "sku must match ...")`` for a generic wording with a detail after it."""
+    match = _GENERIC_PREFIX.match(text)
+    if match is None:
+        return None
+    return match["prefix"], match["detail"].strip()
 
 
 def _under_params(issue: Issue) -> bool:

@@ -275,6 +275,8 @@ def display(value: Any) -> str:
     """
     try:
         return json.dumps(value, ensure_ascii=False)
+    except TypeError:  # not a JSON value (an OTLP bytesValue): say what Python has
+        return repr(value)
     except ValueError:
         if isinstance(value, int):
             return f"<an integer of {len(str(abs(value) // 10**4000)) + 4000} digits>"
@@ -288,3 +290,37 @@ def reportable_id(value: Any) -> str | int | None:
     if isinstance(value, int) and value.bit_length() > 14_000:  # over ~4,200 digits
         return display(value)
     return value
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a decoded value, as JSON Schema names it.
+
+    Whole numbers are ``integer`` (``2.0`` too, as JSON Schema counts it);
+    other numbers are ``number``.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object"
+
+
+def a_json_type(name: str) -> str:
+    """A JSON type's name with its article, for sentences: ``an object``, ``a string``, ``null``."""
+    if name == "null":
+        return "null"
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
+def short_display(value: Any, limit: int = 80) -> str:
+    """:func:`display`, cut to about ``limit`` characters (an ellipsis marks the cut)."""
+    text = display(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

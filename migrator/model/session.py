@@ -15,6 +15,10 @@ Facts it relies on:
   ``params._meta["io.modelcontextprotocol/protocolVersion"]``.
 * The tool catalog comes from ``tools/list`` results, page by page
   (``nextCursor``); ``notifications/tools/list_changed`` makes it stale.
+* What the session showed of each tool call by call (:class:`ToolTrack`: it
+  answered, it ran and failed, its arguments were validated, the server said
+  it does not exist) is written by the classifier, which reads it for the
+  calls after; the tools an earlier session listed are carried into the next.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from migrator.model.jsontext import display
+from migrator.model.jsontext import display, json_type
 from migrator.model.units import Direction, Kind, SourceMessage
 
 PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
@@ -42,6 +46,9 @@ SERVER_NOTIFICATIONS = frozenset({
 })  # fmt: skip
 
 MAX_PENDING = 100_000  # far above any real in-flight count; bounds memory on broken files
+MAX_TRACKED_TOOLS = 4096  # tools remembered per session; far above any real server's
+MAX_TRACKED_ARGUMENTS = 64  # argument names remembered per tool
+ARGUMENT_SAMPLE = 32  # successful calls whose arguments are read: the hot path stays cheap
 
 
 def id_key(request_id: Any) -> tuple[str, Any]:
@@ -107,6 +114,50 @@ class Catalog:
 
 
 @dataclass
+class ToolTrack:
+    """What one session showed of one tool, from the calls made to it so far.
+
+    Lines are those of the responses. ``sent_types`` and ``always_sent`` come
+    from the first :data:`ARGUMENT_SAMPLE` calls that succeeded: the JSON types
+    each argument had, and the arguments every one of them sent.
+    """
+
+    successes: int = 0
+    first_success: int | None = None
+    last_success: int | None = None
+    ran: int | None = None  # an isError result that is not an unknown-tool answer
+    validated: int | None = None  # an error that named an argument problem in an SDK's words
+    said_unknown: int | None = None  # the server said the tool does not exist
+    sent_types: dict[str, set[str]] = field(default_factory=dict)
+    always_sent: frozenset[str] | None = None
+
+    def record_success(self, line: int, arguments: dict[str, Any]) -> None:
+        """A call that succeeded, with the arguments it sent (JSON types only are kept)."""
+        self.successes += 1
+        self.first_success = line if self.first_success is None else self.first_success
+        self.last_success = line
+        if self.successes > ARGUMENT_SAMPLE:  # enough calls to know the arguments' shape
+            return
+        for name, value in arguments.items():
+            types = self.sent_types.get(name)
+            if types is None:
+                if len(self.sent_types) >= MAX_TRACKED_ARGUMENTS:
+                    continue
+                types = self.sent_types[name] = set()
+            types.add(json_type(value))
+        sent = frozenset(arguments)
+        self.always_sent = sent if self.always_sent is None else self.always_sent & sent
+
+    @property
+    def unknown_since(self) -> int | None:
+        """The line where the server said the tool does not exist, if nothing since says it does."""
+        if self.said_unknown is None:
+            return None
+        later = [line for line in (self.last_success, self.ran, self.validated) if line is not None]
+        return None if any(line > self.said_unknown for line in later) else self.said_unknown
+
+
+@dataclass
 class Session:
     """One initialize-to-initialize stretch of a transcript."""
 
@@ -115,6 +166,17 @@ class Session:
     version: str | None = None
     version_source: str = "no initialize seen"
     catalog: Catalog = field(default_factory=Catalog)
+    tools: dict[str, ToolTrack] = field(default_factory=dict)
+    # Tools listed by the sessions before this one in the same file, with the
+    # line of that listing: a schema to check arguments against, no more.
+    earlier_listings: dict[str, tuple[dict[str, Any], int]] = field(default_factory=dict)
+
+    def track(self, tool: str) -> ToolTrack | None:
+        """The record of ``tool``, made on first use; ``None`` when the session holds too many."""
+        found = self.tools.get(tool)
+        if found is None and len(self.tools) < MAX_TRACKED_TOOLS:
+            found = self.tools[tool] = ToolTrack()
+        return found
 
 
 @dataclass
@@ -201,6 +263,15 @@ class SessionTracker:
     def _new_session(self) -> Session:
         self.sessions += 1
         session = Session(self.sessions)
+        previous: Session | None = getattr(self, "session", None)
+        if previous is not None:
+            listed = dict(previous.earlier_listings)
+            line = previous.catalog.line or 0
+            for name, tool in previous.catalog.tools.items():
+                if len(listed) >= MAX_TRACKED_TOOLS and name not in listed:
+                    break
+                listed[name] = (tool, line)
+            session.earlier_listings = listed
         if self.assumed_version is not None:
             session.version = self.assumed_version
             session.version_source = "assumed (--assume-version; no initialize seen)"

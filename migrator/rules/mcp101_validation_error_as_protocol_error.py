@@ -11,7 +11,10 @@ Severity is `error` for sessions at 2025-11-25 or later and `warning` before,
 where the old answer was still allowed.
 
 The fix keeps the response's id and every other byte, and writes the server's
-message as short `<message> at <path>` lines; the original error is kept under
+message as short `<message> at <path>` lines, one sentence a problem, with values and
+types in JSON's words (`null`, `"abc-12"`, `an integer`; a Python SDK's
+`'three' is not of type 'integer'` becomes `"three" is not an integer`); a detail the
+server already gave is not repeated. The original error is kept under
 `result._meta["io.github.mcp-transcripts/original-error"]` (turn off with `--no-provenance`).
 
 ## Before
@@ -41,10 +44,17 @@ that rejects a date in the past, called again and again with past dates).
 ## Limits
 
 The verdict rests on evidence: the tool catalog, the tool's `inputSchema`, the
-error code and the wording of the message (`--show-evidence` lists it). It is not
-promised to be free of false positives; `tests/test_noop.py` holds protocol errors
-that must stay as they are. A server wording the classifier does not know ends up
-as MCP103 instead: add it to `validation-patterns`.
+error code, the wording of the message, and what the session already showed of the
+tool: earlier calls it answered (and how their arguments differ from this one's), an
+`isError` result it sent, an SDK's validation of its arguments, an earlier session's
+listing (`--show-evidence` lists it). A tool that answered a call is not unknown. More
+evidence never converts a `-32602` that says the tool is unknown or disabled, that the
+request itself is malformed, or that is about something other than the arguments (an
+output schema, a request state), nor a server failure. It is not promised to be free of
+false positives; `tests/test_noop.py` and `tests/test_session_evidence.py` hold protocol
+errors that must stay as they are. A server wording the classifier does not know, for a
+tool the session shows nothing of, ends up as MCP103 instead: add it to
+`validation-patterns`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """A `tools/call` error that the evidence cannot place.
 
 The server answered with a JSON-RPC error, but nothing settles whether the
-arguments were at fault: no complete tool catalog in the transcript (so the
-tool may not exist) and a message in no known wording, or a message that does
-not say what went wrong while the arguments break the tool's `inputSchema`.
+arguments were at fault: no complete tool catalog in the transcript and no
+earlier call in the session that the tool answered (so the tool may not exist),
+and a message in no known wording; or a message that does not say what went
+wrong while the arguments break the tool's `inputSchema`.
 
 The finding lists the evidence that was there. Record the `tools/list`
 exchange with the traffic (or add the server's message wording to the

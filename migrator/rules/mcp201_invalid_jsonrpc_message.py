@@ -44,6 +44,7 @@ from typing import Any
 from migrator.judge import validation
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsonrpc import UNSET, Envelope, object_starts
+from migrator.model.jsontext import a_json_type, json_type
 from migrator.model.session import Session
 from migrator.model.units import SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
@@ -154,7 +155,7 @@ class InvalidJsonRpcMessage(ValidationRule):
                 self.at(
                     message,
                     ctx,
-                    f"not a JSON-RPC message: a JSON {type(payload).__name__}, not an object",
+                    f"not a JSON-RPC message: {a_json_type(json_type(payload))}, not an object",
                     pointer="",
                     keyword="type",
                 )

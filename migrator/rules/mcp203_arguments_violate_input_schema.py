@@ -43,6 +43,7 @@ from __future__ import annotations
 from migrator.judge.classify import call_shape_problem
 from migrator.judge.validation import ToolSchemas
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.provenance import probe_case
 from migrator.model.session import Session, request_meta_version
 from migrator.model.units import Kind, SourceMessage
@@ -95,7 +96,7 @@ class ArgumentsViolateInputSchema(ValidationRule):
         return [
             self.at(
                 message, ctx,
-                f"arguments of tools/call {name!r} violate its inputSchema: {problem.message}{more}",
+                f"arguments of tools/call {display(name)} violate its inputSchema: {problem.message}{more}",
                 pointer="/params/arguments" + problem.pointer, keyword=problem.keyword, tool=name,
                 evidence=(session.catalog.describe(),),
             )

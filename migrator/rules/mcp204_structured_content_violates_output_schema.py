@@ -43,6 +43,7 @@ from typing import Any
 
 from migrator.judge.validation import ToolSchemas
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.session import Exchange
 from migrator.model.tool_results import plain_tool_result
 from migrator.rules.base import RuleContext, ValidationRule
@@ -91,7 +92,7 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
             return [
                 self.at(
                     exchange.response, ctx,
-                    f"tools/call {name!r} declares an outputSchema but its result has no structuredContent",
+                    f"tools/call {display(name)} declares an outputSchema but its result has no structuredContent",
                     pointer="/result", keyword="required", tool=name,
                 )
             ]  # fmt: skip
@@ -106,7 +107,7 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
         return [
             self.at(
                 exchange.response, ctx,
-                f"structuredContent of tools/call {name!r} violates its outputSchema: {problem.message}",
+                f"structuredContent of tools/call {display(name)} violates its outputSchema: {problem.message}",
                 pointer="/result/structuredContent" + problem.pointer, keyword=problem.keyword, tool=name,
             )
         ]  # fmt: skip

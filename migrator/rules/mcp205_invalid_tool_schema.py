@@ -37,6 +37,7 @@ from __future__ import annotations
 from migrator.judge import schemas
 from migrator.judge.validation import default_dialect, pointer
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.session import Exchange
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
@@ -80,7 +81,7 @@ class InvalidToolSchema(ValidationRule):
                     findings.append(
                         self.at(
                             exchange.response, ctx,
-                            f"tool {name!r} has an invalid {key}: {text}",
+                            f"tool {display(name)} has an invalid {key}: {text}",
                             pointer=pointer(["result", "tools", index, key]) + where,
                             keyword=None, tool=name,
                         )

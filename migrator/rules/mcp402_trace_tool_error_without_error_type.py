@@ -38,6 +38,7 @@ whole class of failures.
 from __future__ import annotations
 
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.spans import ERROR_TYPE, TOOL_ERROR, Operation
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
@@ -66,10 +67,10 @@ class TraceToolErrorWithoutErrorType(SpanRule):
     def check(self, op: Operation, path: str) -> list[Finding]:
         if op.method != "tools/call" or op.outcome != "tool_error" or op.error_type == TOOL_ERROR:
             return []
-        found = "is missing" if op.error_type is None else f"is {op.error_type!r}"
+        found = "is missing" if op.error_type is None else f"is {display(op.error_type)}"
         message = (
             f"tools/call {op.tool or '(no name)'} (span {op.span.span_id}) returned an isError result, "
-            f"but {ERROR_TYPE} {found}; the conventions set it to {TOOL_ERROR!r}"
+            f"but {ERROR_TYPE} {found}; the conventions set it to {display(TOOL_ERROR)}"
         )
         return [
             self.finding(op, path, message, evidence=("gen_ai.tool.call.result has isError: true",))

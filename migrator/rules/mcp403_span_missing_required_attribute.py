@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.spans import (
     ERROR_TYPE,
     METHOD,
@@ -111,5 +112,7 @@ class SpanMissingRequiredAttribute(SpanRule):
         missing = missing_attributes(op)
         if not missing:
             return []
-        message = f"MCP span {op.span.name!r} ({op.span.span_id}) lacks " + ", ".join(missing)
+        message = f"MCP span {display(op.span.name)} ({op.span.span_id}) lacks " + ", ".join(
+            missing
+        )
         return [self.finding(op, path, message)]

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.spans import CONVENTION_TYPES, Operation
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
@@ -81,8 +82,10 @@ class SpanAttributeWrongType(SpanRule):
         problems = list(op.span.defects)
         for key, found, expected in wrong_types(op):
             value = op.span.attributes[key].value
-            problems.append(f"{key} is {found} {value!r}, the conventions say {expected}")
+            problems.append(f"{key} is {found} {display(value)}, the conventions say {expected}")
         return [
-            self.finding(op, path, f"MCP span {op.span.name!r} ({op.span.span_id}): {problem}")
+            self.finding(
+                op, path, f"MCP span {display(op.span.name)} ({op.span.span_id}): {problem}"
+            )
             for problem in problems
         ]

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.spans import MCP_NAMESPACE, REPLACEMENTS, Operation
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
@@ -86,6 +87,6 @@ class SpanAttributeNotInConventions(SpanRule):
         for key in undefined_attributes(op):
             instead = REPLACEMENTS.get(key)
             hint = f"; the conventions name it {instead}" if instead else ""
-            message = f"MCP span {op.span.name!r} ({op.span.span_id}): {key} is not a defined attribute{hint}"
+            message = f"MCP span {display(op.span.name)} ({op.span.span_id}): {key} is not a defined attribute{hint}"
             found.append(self.finding(op, path, message))
         return found

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation, name_pattern
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
@@ -85,5 +86,5 @@ class SpanNameNotConventional(SpanRule):
         expected = expected_name(op)
         if expected is None or op.span.name == expected:
             return []
-        message = f"MCP span {op.span.name!r} ({op.span.span_id}) should be named {expected!r}"
+        message = f"MCP span {display(op.span.name)} ({op.span.span_id}) should be named {display(expected)}"
         return [self.finding(op, path, message)]

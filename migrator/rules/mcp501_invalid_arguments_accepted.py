@@ -50,6 +50,7 @@ from dataclasses import replace
 from migrator.judge.classify import call_shape_problem
 from migrator.judge.validation import ToolSchemas
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.provenance import probe_case
 from migrator.model.session import Exchange
 from migrator.model.tool_results import plain_tool_result
@@ -110,7 +111,7 @@ class InvalidArgumentsAccepted(ValidationRule):
         more = f" (and {problem.count - 1} more)" if problem.count > 1 else ""
         finding = self.at(
             exchange.response, ctx,
-            f"tools/call {name!r} ran on arguments its inputSchema rejects ({problem.message}{more}) "
+            f"tools/call {display(name)} ran on arguments its inputSchema rejects ({problem.message}{more}) "
             "and answered with a success result; invalid arguments need an isError result",
             pointer="/params/arguments" + problem.pointer, keyword=problem.keyword, tool=name,
             evidence=(f"request at line {request.line}", exchange.session.catalog.describe()),

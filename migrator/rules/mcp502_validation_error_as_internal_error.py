@@ -49,6 +49,7 @@ from migrator.judge.classify import (
 )
 from migrator.judge.validation import ToolSchemas
 from migrator.model.findings import Finding, FixSafety, Severity
+from migrator.model.jsontext import display
 from migrator.model.provenance import probe_case
 from migrator.model.session import Exchange
 from migrator.model.units import Kind
@@ -104,7 +105,7 @@ class ValidationErrorAsInternalError(ValidationRule):
         return [
             self.at(
                 exchange.response, ctx,
-                f"tools/call {name!r}: arguments that violate its inputSchema ({problem.message}) were "
+                f"tools/call {display(name)}: arguments that violate its inputSchema ({problem.message}) were "
                 f"answered with JSON-RPC error {code}, which hides the validation failure",
                 pointer="/params/arguments" + problem.pointer, keyword=problem.keyword, tool=name,
                 evidence=(f"request at line {request.line}", exchange.session.catalog.describe()),
