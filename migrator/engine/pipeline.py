@@ -24,7 +24,6 @@ from migrator.model.session import SessionTracker
 from migrator.model.source import refuse_non_text
 from migrator.model.units import Edit, Problem, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, Reader, detect
-from migrator.readers.otlp import OtlpJsonReader
 from migrator.rules.base import RuleContext
 from migrator.rules.registry import get_rule, rule_set
 
@@ -134,7 +133,7 @@ def process_units(
         report.detection = detection.reason
         reader = detection.reader
         report.line_for_line = reader.streams_lines
-        if isinstance(reader, OtlpJsonReader):  # spans, not messages: the trace pipeline
+        if reader.carries == "spans":  # the span pass (MCP4xx rules)
             for text in check_trace(reader, chain(head, source), path, options, report):
                 yield text, text
             return

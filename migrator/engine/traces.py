@@ -26,7 +26,7 @@ from migrator.model.spans import (
     operation,
 )
 from migrator.model.units import Problem
-from migrator.readers.otlp import OtlpJsonReader
+from migrator.readers.base import Reader
 from migrator.rules.registry import get_rule, span_rules
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ NOT_FIXABLE = (
 
 
 def check_trace(
-    reader: OtlpJsonReader, lines: Iterable[str], path: str, options: Options, report: FileReport
+    reader: Reader, lines: Iterable[str], path: str, options: Options, report: FileReport
 ) -> Iterator[str]:
     """Check one trace file, yielding its lines unchanged (the engine's output contract).
 

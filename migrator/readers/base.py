@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from migrator.model import jsontext
 from migrator.model.source import BOM, invalid_utf8_column
@@ -38,6 +38,9 @@ class Reader:
 
     name: ClassVar[str] = "?"
     streams_lines: ClassVar[bool] = False  # one output line per input line, as they come
+    # What its units hold: JSON-RPC messages, or OpenTelemetry spans. The engine routes a
+    # file by this, never by the reader's class.
+    carries: ClassVar[Literal["messages", "spans"]] = "messages"
 
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
         """Yield one unit per piece of the input, in order."""
@@ -50,6 +53,10 @@ class Reader:
     def close(self) -> Iterator[str]:
         """Output after the last unit."""
         yield from ()
+
+    def batches(self, lines: Iterable[str], keep: Any = None) -> Iterator[Any]:
+        """For a reader that ``carries`` spans: its export batches (and problems), in order."""
+        raise NotImplementedError(f"{self.name} carries {self.carries}, not spans")
 
 
 def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem | None:

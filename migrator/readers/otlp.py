@@ -33,7 +33,7 @@ import base64
 import binascii
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 import msgspec
 
@@ -469,6 +469,7 @@ class OtlpJsonReader(Reader):
     """Reads OTLP JSON traces. The engine hands traces to :mod:`migrator.engine.traces`, which calls :meth:`batches`."""
 
     name: ClassVar[str] = "otlp-json"
+    carries: ClassVar[Literal["messages", "spans"]] = "spans"
     streams_lines: ClassVar[bool] = True
 
     def units(self, lines: Iterable[str]) -> Iterator[Unit]:
