@@ -25,8 +25,9 @@ class IO:
 def command_modules() -> list[ModuleType]:
     """The command modules, imported on demand (start-up stays fast)."""
     from migrator.cli.commands import check, explain, fix, probe, proxy, record, rules, schema
+    from migrator.cli.commands import report
 
-    return [check, fix, rules, explain, schema, record, proxy, probe]
+    return [check, fix, rules, explain, schema, record, proxy, probe, report]
 
 
 def formatter() -> type[argparse.HelpFormatter]:
