@@ -146,6 +146,7 @@ class ServerRecord:
     examples: dict[str, Example] = field(default_factory=dict)
     places: dict[str, list[str]] = field(default_factory=dict)  # kind -> "path:line", capped
     timeline: Counter[tuple[str, str]] = field(default_factory=Counter)  # (day, kind) -> count
+    traced: bool = False  # seen in a trace (its rule is MCP401, not MCP101)
 
     @property
     def verdict(self) -> ServerVerdict:
@@ -204,6 +205,7 @@ class ServerRecord:
             self.tools.setdefault(name, Counter()).update(counts)
         self.seen_at(other.first_seen)
         self.seen_at(other.last_seen)
+        self.traced = self.traced or other.traced
         self.dialects.update(other.dialects)
         self.protocol_versions.update(other.protocol_versions)
         for kind, example in other.examples.items():
@@ -359,6 +361,7 @@ class ServerSightings:
         """Take one MCP span of a trace (before its attributes are released)."""
         key = self._span_key(op)
         record = self._record(key)
+        record.traced = True
         if op.version is not None:
             record.protocol_versions[op.version] += 1
         if op.method != "tools/call":
@@ -473,7 +476,7 @@ def sdk_of(record: ServerRecord) -> dict[str, str | None]:
 def advice_for(record: ServerRecord) -> dict[str, str | None]:
     """What to do, with the rule page that explains it."""
     verdict = record.verdict
-    rule = "MCP401" if record.key.identified_by == "trace" else "MCP101"
+    rule = "MCP401" if record.traced else "MCP101"
     if verdict is ServerVerdict.MIGRATED:
         return {"text": "nothing to do: invalid arguments reach the model as isError results", "rule": None, "url": None}
     if verdict is ServerVerdict.NO_EVIDENCE:
