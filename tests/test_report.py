@@ -19,9 +19,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from migrator.engine.files import check_file, check_text
 from migrator.engine.fleet import MAX_LISTED, Fleet, ServerKey, timestamp_around
 from migrator.engine.options import Options
-from migrator.engine.files import check_file, check_text
 from tests.conftest import FIXTURES, RECORDED, ROOT, run_cli
 
 FLEET = FIXTURES / "fleet"
@@ -61,7 +61,9 @@ def _report(*argv: str) -> dict[str, Any]:
 
 
 def _verdicts(document: dict[str, Any]) -> dict[tuple[str, str | None, str], str]:
-    return {(s["name"], s["version"], s["identified_by"]): s["verdict"] for s in document["servers"]}
+    return {
+        (s["name"], s["version"], s["identified_by"]): s["verdict"] for s in document["servers"]
+    }
 
 
 @pytest.fixture
@@ -115,7 +117,11 @@ def test_shared_recordings_of_old_and_new_sdks(fleet_folder: Path) -> None:
         shutil.copy(source, fleet_folder / source.name)
     document = _report(str(fleet_folder))
     assert _verdicts(document) == {**RECORDED_VERDICTS, **SHARED_VERDICTS}
-    new_ts = next(s for s in document["servers"] if s["name"] == "heldout-ts-server" and s["version"] == "1.21.0")
+    new_ts = next(
+        s
+        for s in document["servers"]
+        if s["name"] == "heldout-ts-server" and s["version"] == "1.21.0"
+    )
     assert new_ts["files"] == 2  # the wire form and the envelope form
 
 
@@ -190,7 +196,10 @@ def test_merging_many_files_keeps_counts_exact_and_lists_capped(tmp_path: Path) 
         assert report.servers is not None
         for record in report.servers.records.values():
             record.file_sample = [report.path]
-            record.places = {k: [f"copy-{index}.jsonl:{p.rsplit(':', 1)[1]}" for p in v] for k, v in record.places.items()}
+            record.places = {
+                k: [f"copy-{index}.jsonl:{p.rsplit(':', 1)[1]}" for p in v]
+                for k, v in record.places.items()
+            }
         fleet.add(report)
         assert report.servers is None and not report.findings  # dropped once merged
     [record] = fleet.records.values()
@@ -202,7 +211,9 @@ def test_merging_many_files_keeps_counts_exact_and_lists_capped(tmp_path: Path) 
 
 
 def test_a_string_without_traffic_of_a_server_reports_nothing_invented() -> None:
-    report = check_text('{"jsonrpc":"2.0","id":1,"method":"ping"}\n', "ping.jsonl", Options(servers=True))
+    report = check_text(
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', "ping.jsonl", Options(servers=True)
+    )
     fleet = Fleet()
     fleet.add(report)
     assert [r.key for r in fleet.records.values()] == [ServerKey("ping.jsonl", None, "file")]
@@ -284,7 +295,9 @@ def test_compare_with_a_broken_file_names_it_and_its_line(tmp_path: Path) -> Non
     assert result.code == 2
     assert f"{broken}:3" in result.err
     findings = tmp_path / "findings.json"
-    findings.write_text(run_cli("check", "--output-format", "json", str(RECORDED / "ts-sdk-1.20.2.jsonl")).out)
+    findings.write_text(
+        run_cli("check", "--output-format", "json", str(RECORDED / "ts-sdk-1.20.2.jsonl")).out
+    )
     result = run_cli("report", "--compare", str(findings), str(RECORDED / "ts-sdk-1.20.2.jsonl"))
     assert result.code == 2 and "--output-format json" in result.err
 
@@ -294,7 +307,13 @@ def test_an_unreadable_file_is_listed_and_exits_2(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_bytes(b"\x00\x01\x02 not text\n")
     page = tmp_path / "out.json"
     result = run_cli(
-        "report", "--output-format", "json", "-o", str(page), str(tmp_path / "good.jsonl"), str(tmp_path / "bad.jsonl")
+        "report",
+        "--output-format",
+        "json",
+        "-o",
+        str(page),
+        str(tmp_path / "good.jsonl"),
+        str(tmp_path / "bad.jsonl"),
     )
     assert result.code == 2
     document = json.loads(page.read_text())
@@ -305,6 +324,13 @@ def test_an_unreadable_file_is_listed_and_exits_2(tmp_path: Path) -> None:
 
 def test_output_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     target = tmp_path / "missing-folder" / "fleet.html"
-    result = run_cli("report", "--output-format", "html", "-o", str(target), str(RECORDED / "ts-sdk-1.20.2.jsonl"))
+    result = run_cli(
+        "report",
+        "--output-format",
+        "html",
+        "-o",
+        str(target),
+        str(RECORDED / "ts-sdk-1.20.2.jsonl"),
+    )
     assert result.code == 2 and "fleet.html" in result.err
     assert not target.parent.exists()

@@ -18,7 +18,12 @@ from tests.conftest import FIXTURES, RECORDED, run_cli
 pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+]
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +50,9 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for lang in ("en", "zh"):
         page = folder.parent / f"fleet.{lang}.html"
-        result = run_cli("report", "--output-format", "html", "--lang", lang, "-o", str(page), str(folder))
+        result = run_cli(
+            "report", "--output-format", "html", "--lang", lang, "-o", str(page), str(folder)
+        )
         assert result.code == 0, result.err
         out[lang] = page
     return out

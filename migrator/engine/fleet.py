@@ -460,7 +460,9 @@ _NO_EVIDENCE_ADVICE = "no tools/call with invalid arguments was seen: run `mcp-t
 
 def sdk_of(record: ServerRecord) -> dict[str, str | None]:
     """The SDK a server's wording points to, and why (``family`` is ``None`` when unknown)."""
-    known = [(count, dialect) for dialect, count in record.dialects.items() if dialect in _SDK_FAMILIES]
+    known = [
+        (count, dialect) for dialect, count in record.dialects.items() if dialect in _SDK_FAMILIES
+    ]
     if not known:
         return {"family": None, "evidence": None}
     _, dialect = max(known)
@@ -478,13 +480,24 @@ def advice_for(record: ServerRecord) -> dict[str, str | None]:
     verdict = record.verdict
     rule = "MCP401" if record.traced else "MCP101"
     if verdict is ServerVerdict.MIGRATED:
-        return {"text": "nothing to do: invalid arguments reach the model as isError results", "rule": None, "url": None}
+        return {
+            "text": "nothing to do: invalid arguments reach the model as isError results",
+            "rule": None,
+            "url": None,
+        }
     if verdict is ServerVerdict.NO_EVIDENCE:
-        return {"text": _NO_EVIDENCE_ADVICE, "rule": None, "url": f"{DOCS_URL}migrator/how-to/probe/"}
+        return {
+            "text": _NO_EVIDENCE_ADVICE,
+            "rule": None,
+            "url": f"{DOCS_URL}migrator/how-to/probe/",
+        }
     old = [d for d in record.dialects if d in _ADVICE]
     text = _ADVICE[old[0]] if old else _GENERIC_ADVICE
     if verdict is ServerVerdict.MIXED:
-        text = "some answers are already isError results and some are JSON-RPC errors (an older deployment, or a code path of its own): " + text
+        text = (
+            "some answers are already isError results and some are JSON-RPC errors (an older deployment, or a code path of its own): "
+            + text
+        )
     return {"text": text, "rule": rule, "url": page_url(rule)}
 
 
@@ -577,10 +590,17 @@ def _server_document(record: ServerRecord) -> dict[str, Any]:
         "last_seen": record.last_seen,
         "protocol_versions": sorted(record.protocol_versions),
         "sdk": sdk_of(record),
-        "examples": {kind: (e.as_dict() if (e := record.examples.get(kind)) else None) for kind in EVIDENCE_KINDS},
+        "examples": {
+            kind: (e.as_dict() if (e := record.examples.get(kind)) else None)
+            for kind in EVIDENCE_KINDS
+        },
         "where": {kind: list(record.places.get(kind, [])) for kind in EVIDENCE_KINDS},
         "timeline": [
-            {"day": day, IS_ERROR: record.timeline[day, IS_ERROR], PROTOCOL_ERROR: record.timeline[day, PROTOCOL_ERROR]}
+            {
+                "day": day,
+                IS_ERROR: record.timeline[day, IS_ERROR],
+                PROTOCOL_ERROR: record.timeline[day, PROTOCOL_ERROR],
+            }
             for day in days
         ],
         "advice": advice_for(record),
@@ -613,6 +633,13 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         change = "new" if was is None else "gone" if now is None else "changed"
         changes.append(
-            {"name": key[0], "version": key[1], "identified_by": key[2], "change": change, "before": was, "after": now}
+            {
+                "name": key[0],
+                "version": key[1],
+                "identified_by": key[2],
+                "change": change,
+                "before": was,
+                "after": now,
+            }
         )
     return changes

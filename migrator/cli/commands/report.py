@@ -134,7 +134,10 @@ def run(args: argparse.Namespace, io: IO) -> int:
 
 def _summary(fleet: Fleet, seconds: float) -> str:
     servers = fleet.servers()
-    counts = {v: sum(1 for s in servers if s.verdict.value == v) for v in ("migrated", "not-migrated", "mixed", "no-evidence")}
+    counts = {
+        v: sum(1 for s in servers if s.verdict.value == v)
+        for v in ("migrated", "not-migrated", "mixed", "no-evidence")
+    }
     parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
     return (
         f"Reported {len(servers)} server{'s' if len(servers) != 1 else ''} ({parts or 'none'}) "
@@ -162,7 +165,8 @@ def _load_previous(path: str) -> dict[str, Any]:
             '(an object whose "servers" each have a name and a verdict)',
             path=path,
         )
-    return document
+    previous: dict[str, Any] = document
+    return previous
 
 
 def _write(args: argparse.Namespace, io: IO, document: dict[str, Any]) -> None:
@@ -172,7 +176,7 @@ def _write(args: argparse.Namespace, io: IO, document: dict[str, Any]) -> None:
         render(document, args.output_format, io.stdout, args.lang)
         return
     target = Path(args.output)
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = target.parent
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
@@ -180,10 +184,10 @@ def _write(args: argparse.Namespace, io: IO, document: dict[str, Any]) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             render(document, args.output_format, out, args.lang)
-        os.replace(temporary, target)  # the report appears whole, or not at all
+        Path(temporary).replace(target)  # the report appears whole, or not at all
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temporary)
+            Path(temporary).unlink()
         raise
 
 
@@ -192,8 +196,11 @@ def _append_summary(path: str, document: dict[str, Any], lang: str) -> None:
     from migrator.reporters.fleet import render
 
     try:
-        with open(path, "a", encoding="utf-8", newline="\n") as summary:
+        with Path(path).open("a", encoding="utf-8", newline="\n") as summary:
             render(document, "markdown", summary, lang)
             summary.write("\n")
     except OSError as exc:
-        print(f"mcp-transcripts: warning: cannot append to $GITHUB_STEP_SUMMARY ({path}): {exc.strerror}", file=sys.stderr)
+        print(
+            f"mcp-transcripts: warning: cannot append to $GITHUB_STEP_SUMMARY ({path}): {exc.strerror}",
+            file=sys.stderr,
+        )

@@ -48,6 +48,8 @@ def _renderer(fmt: ReportFormat) -> Callable[[dict[str, Any], TextIO, str], None
     return render_html
 
 
-def render(document: dict[str, Any], fmt: str | ReportFormat, out: TextIO, lang: str = "en") -> None:
+def render(
+    document: dict[str, Any], fmt: str | ReportFormat, out: TextIO, lang: str = "en"
+) -> None:
     """Write the report document in one format (``lang`` applies to markdown and html)."""
     _renderer(ReportFormat(fmt))(document, out, lang)

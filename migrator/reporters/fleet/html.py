@@ -85,7 +85,7 @@ def render_html(document: dict[str, Any], out: TextIO, lang: str = "en") -> None
         '<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(w['title'])}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
-        f"<h1>{escape(w['title'])}</h1>\n<p class=\"lead\">{escape(w['lead'])}</p>\n"
+        f'<h1>{escape(w["title"])}</h1>\n<p class="lead">{escape(w["lead"])}</p>\n'
         f'<p class="summary" id="summary">{escape(summary_line(document, w))}</p>\n'
         '<div class="charts">\n'
         f"<figure><figcaption>{escape(w['chart_verdicts'])}</figcaption>"
@@ -198,8 +198,8 @@ def _changes(document: dict[str, Any], w: dict[str, str], out: TextIO) -> None:
     labels = (w["server"], w["version"], "", w["verdict"])
     out.write("".join(f"<th>{escape(label)}</th>" for label in labels) + "</tr></thead>\n<tbody>\n")
     for change in changes:
-        before = _badge(change["before"], w) if change["before"] else "–"
-        after = _badge(change["after"], w) if change["after"] else "–"
+        before = _badge(change["before"], w) if change["before"] else "-"
+        after = _badge(change["after"], w) if change["after"] else "-"
         cells = (
             escape(change["name"]),
             escape(change["version"] or ""),
@@ -266,7 +266,7 @@ def timeline_chart(document: dict[str, Any], w: dict[str, str]) -> str:
     label_every = max(1, len(ordered) // 4)
     for index, day in enumerate(ordered):
         x = left + index * step + (step - bar) / 2
-        base = 8 + plot_h
+        base: float = 8 + plot_h
         for kind in ("protocol_error", "is_error"):
             value = days[day, kind]
             if not value:

@@ -87,8 +87,8 @@ def render_markdown(document: dict[str, Any], out: TextIO, lang: str = "en") -> 
         out.write(f"### {w['changes']}\n\n| {w['server']} | {w['version']} | | {w['verdict']} |\n")
         out.write("| --- | --- | --- | --- |\n")
         for change in changes:
-            before = w.get(change["before"] or "", "–")
-            after = w.get(change["after"] or "", "–")
+            before = w.get(change["before"] or "", "-")
+            after = w.get(change["after"] or "", "-")
             out.write(
                 f"| {cell(change['name'])} | {cell(change['version'] or '')} | "
                 f"{w['change_' + change['change']]} | {before} → {after} |\n"
@@ -100,4 +100,6 @@ def render_markdown(document: dict[str, Any], out: TextIO, lang: str = "en") -> 
             out.write(f"- `{code(error['path'])}`: {cell(error['message'])}\n")
         out.write("\n")
     legend = "; ".join(f"{_ICONS[v]} {w[v]}: {w['verdict_help_' + v]}" for v in VERDICTS)
-    out.write(f"<sub>{legend}. {w['generated'].format(version=document['tool']['version'])}</sub>\n")
+    out.write(
+        f"<sub>{legend}. {w['generated'].format(version=document['tool']['version'])}</sub>\n"
+    )

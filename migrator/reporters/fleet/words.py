@@ -1,3 +1,5 @@
+# The Chinese labels use full-width punctuation on purpose.
+# ruff: noqa: RUF001
 """The words of the markdown and html reports, in English and Chinese.
 
 The verdicts, counts and texts that come from the traffic (server names, error
@@ -130,12 +132,16 @@ def server_label(server: dict[str, Any]) -> str:
 
 
 def seen_range(server: dict[str, Any]) -> str:
-    """``2026-12-02 17:37 – 2026-12-04 19:03`` (or one time, or empty)."""
-    first, last = server.get("first_seen"), server.get("last_seen")
-    if not first:
+    """``2026-12-02 17:37 - 2026-12-04 19:03`` (or one time, or empty)."""
+    first: str | None = server.get("first_seen")
+    last: str | None = server.get("last_seen")
+    if not first or not last:
         return ""
-    short = lambda when: when[:16].replace("T", " ")  # noqa: E731
-    return short(first) if first[:16] == last[:16] else f"{short(first)} – {short(last)}"
+
+    def short(when: str) -> str:
+        return when[:16].replace("T", " ")
+
+    return short(first) if first[:16] == last[:16] else f"{short(first)} - {short(last)}"
 
 
 def tools_list(server: dict[str, Any], limit: int = 6) -> str:
