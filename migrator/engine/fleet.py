@@ -37,7 +37,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from migrator.judge.classify import ArgumentChecker, Outcome, Verdict, classify, first_text
 from migrator.judge.wording import MessageKind, WordingReader
@@ -45,8 +45,21 @@ from migrator.model.session import Exchange
 from migrator.model.spans import Operation, as_exchange
 from migrator.rules.page import DOCS_URL, page_url
 
-if TYPE_CHECKING:
-    from migrator.engine.results import FileReport
+
+class ReadFile(Protocol):
+    """What :meth:`Fleet.add` reads of a :class:`~migrator.engine.results.FileReport`.
+
+    A protocol, not the class: ``results`` holds the sightings, so importing it here
+    would make an import circle.
+    """
+
+    path: str
+    messages: int
+    servers: ServerSightings | None
+
+    @property
+    def findings(self) -> Any: ...  # a FindingList: cleared once merged
+
 
 __all__ = [
     "EVIDENCE_KINDS",
@@ -510,7 +523,7 @@ class Fleet:
     messages: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, report: FileReport) -> None:
+    def add(self, report: ReadFile) -> None:
         """Merge one file's sightings (then drop them and the file's findings: memory stays flat)."""
         self.files += 1
         self.messages += report.messages
