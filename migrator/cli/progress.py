@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from migrator.cli.io import IO
@@ -23,9 +24,17 @@ PROGRESS_MIN_FILES = 20
 
 
 def run_files(
-    args: argparse.Namespace, io: IO, config: Config, options: Options, *, backup: str | None = None
+    args: argparse.Namespace,
+    io: IO,
+    config: Config,
+    options: Options,
+    *,
+    backup: str | None = None,
+    on_file: Callable[[FileDone], None] | None = None,
 ) -> RunResult:
     """Run the command over its paths, ``--pair`` captures or stdin; diffs and fixed stdin go to stdout.
+
+    ``on_file`` hears of each file after the progress bar does (``report`` merges it).
 
     Raises:
         UsageError: '-' or --pair combined with other paths, or no path at all.
@@ -46,7 +55,7 @@ def run_files(
             stdin_name=args.stdin_filename,
             out=io.stdout,
             on_start=progress.start,
-            on_file=progress.file_done,
+            on_file=progress.file_done if on_file is None else progress.also(on_file),
         )
     finally:
         progress.stop()
@@ -129,6 +138,15 @@ class _Progress:
                 self.note(f"{done.path}: skipped ({outcome.message})")
         elif self.verbose:
             self.note(_describe(outcome, done.seconds))
+
+    def also(self, then: Callable[[FileDone], None]) -> Callable[[FileDone], None]:
+        """:meth:`file_done`, then ``then``."""
+
+        def both(done: FileDone) -> None:
+            self.file_done(done)
+            then(done)
+
+        return both
 
     def stop(self) -> None:
         """The run is over (or failed): take the bar away."""

@@ -41,6 +41,7 @@ class Options:
     mcp_schemas: tuple[str, ...] = ()  # official schema.json files (or "cached"): enables MCP206
     unknown_tool_patterns: tuple[str, ...] = ()  # extra regexes for in-house servers
     validation_patterns: tuple[str, ...] = ()
+    servers: bool = False  # also note per server how it answers invalid calls (``report``)
 
     @property
     def apply_fixes(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
+from migrator.engine.fleet import ServerSightings
 from migrator.engine.options import Mode, Options
 from migrator.engine.results import FileReport
 from migrator.engine.traces import check_trace
@@ -51,6 +52,9 @@ class Pipeline:
         self.context = RuleContext(
             path, "", options.provenance, self.official, self.tracker, self.checker.schemas
         )
+        self.servers: ServerSightings | None = None
+        if options.servers:  # `report`: per-server evidence, kept in the report
+            self.servers = report.servers = report.servers or ServerSightings(path)
 
     def handle(self, unit: Unit) -> str:
         """Judge every message of a unit; return the unit's text as it should be written.
@@ -80,9 +84,12 @@ class Pipeline:
             for check_exchange in exchange_hooks(exchange.method):
                 if found := check_exchange(exchange, ctx):
                     findings += found
-            if not self.rules:  # no tools/call rule enabled: nothing reads a verdict
+            servers = self.servers
+            if not self.rules and servers is None:  # nothing reads a verdict
                 continue
             verdict = classify(exchange, self.checker, self.reader)
+            if servers is not None:
+                servers.exchange(exchange, verdict, unit.text)
             if verdict is None:
                 continue
             for rule in self.rule_set.by_outcome[verdict.outcome]:

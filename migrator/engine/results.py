@@ -13,11 +13,15 @@ import heapq
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from migrator.engine import exitcodes
 from migrator.engine.options import Mode
 from migrator.errors import MigratorError
 from migrator.model.findings import Finding, FindingList, FixSafety, Severity, count_kinds
+
+if TYPE_CHECKING:
+    from migrator.engine.fleet import ServerSightings
 
 __all__ = [
     "DEFAULT_FAIL_ON",
@@ -58,6 +62,7 @@ class FileReport:
     messages: int = 0
     fixes: int = 0
     line_for_line: bool = False  # the reader maps each input line to one output line
+    servers: ServerSightings | None = None  # with ``Options.servers``: what ``report`` reads
 
     @property
     def changed(self) -> bool:

@@ -162,6 +162,10 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
             head.findings += report.findings
             head.messages += report.messages
             head.fixes += report.fixes
+            if report.servers is not None:  # `report`: one file's servers, stretch by stretch
+                from migrator.engine.fleet import merge_sightings
+
+                head.servers = merge_sightings(head.servers, report.servers)
         if fixing and head.fixes:
             assert real is not None and snapshot is not None
             replace_file(real, snapshot, _read_all(outputs), backup)

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from migrator.engine.fleet import ServerSightings
 from migrator.errors import UsageError
 from migrator.model.findings import Finding
 from migrator.model.spans import (
@@ -65,6 +66,7 @@ def check_trace(
         set()
     )  # spans the instrumentation rules have seen the like of
     findings = report.findings
+    servers = report.servers = ServerSightings(path) if options.servers else None
     kept: list[str] = []
 
     def passing(source: Iterable[str]) -> Iterator[str]:
@@ -88,6 +90,8 @@ def check_trace(
             op = operation(span)
             report.messages += 1
             tracker.observe(op)
+            if servers is not None:
+                servers.span(op)
             for rule in call_rules:
                 peer = op.peer
                 if (

@@ -166,6 +166,8 @@ class Session:
     version: str | None = None
     version_source: str = "no initialize seen"
     catalog: Catalog = field(default_factory=Catalog)
+    server_name: str | None = None  # serverInfo of the initialize result, when seen
+    server_version: str | None = None
     tools: dict[str, ToolTrack] = field(default_factory=dict)
     # Tools listed by the sessions before this one in the same file, with the
     # line of that listing: a schema to check arguments against, no more.
@@ -390,6 +392,13 @@ class SessionTracker:
                 exchange.session.version = version
                 exchange.session.version_source = (
                     f"initialize result at line {exchange.response.line}"
+                )
+            info = result.get("serverInfo")
+            if isinstance(info, dict) and isinstance(info.get("name"), str):
+                exchange.session.server_name = info["name"]
+                server_version = info.get("version")
+                exchange.session.server_version = (
+                    server_version if isinstance(server_version, str) else None
                 )
         elif exchange.method == "tools/list" and "result" in payload:
             exchange.session.catalog.add_page(result, exchange.response.line)

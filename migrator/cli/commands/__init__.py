@@ -13,6 +13,16 @@ from types import ModuleType
 
 def command_modules() -> list[ModuleType]:
     """The command modules, imported on demand (start-up stays fast)."""
-    from migrator.cli.commands import check, explain, fix, probe, proxy, record, rules, schema
+    from migrator.cli.commands import (
+        check,
+        explain,
+        fix,
+        probe,
+        proxy,
+        record,
+        report,
+        rules,
+        schema,
+    )
 
-    return [check, fix, rules, explain, schema, record, proxy, probe]
+    return [check, fix, rules, explain, schema, record, proxy, probe, report]
