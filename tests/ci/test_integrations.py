@@ -213,6 +213,7 @@ def run_action(
         GITHUB_ENV=str(files["github_env"]),
         GITHUB_OUTPUT=str(files["github_output"]),
         RUNNER_TEMP=str(files["runner_temp"]),
+        GITHUB_STEP_SUMMARY=str(tmp_path / "step_summary.md"),
     )
     result: subprocess.CompletedProcess[str] | None = None
     for number, step in enumerate(action["runs"]["steps"]):
@@ -262,6 +263,21 @@ def test_github_action(tmp_path: Path) -> None:
         tmp_path, workspace, paths="traces", args="--fail-on error", python=sys.executable
     )
     assert passing.returncode == 0 and outputs["exit-code"] == "0"
+
+
+def test_github_action_report_writes_the_job_summary(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    write(workspace, "traces/old.jsonl", session("2025-06-18", broken=False))
+    write(workspace, "traces/clean.jsonl", clean_session())
+    result, outputs = run_action(
+        tmp_path, workspace, paths="traces", report="true", python=sys.executable
+    )
+    assert result.returncode == 1 and outputs["exit-code"] == "1"  # check still decides
+    summary = (tmp_path / "step_summary.md").read_text()
+    assert summary.startswith("## MCP migration report\n")
+    assert "not migrated" in summary and "MCP101" in summary
+    run_action(tmp_path, workspace, paths="traces", python=sys.executable)
+    assert (tmp_path / "step_summary.md").read_text() == summary  # report: false adds nothing
 
 
 # -- the project's CI workflow ------------------------------------------------------------
