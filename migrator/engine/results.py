@@ -58,6 +58,18 @@ class FileReport:
     messages: int = 0
     fixes: int = 0
     line_for_line: bool = False  # the reader maps each input line to one output line
+    not_jsonrpc: int = 0  # messages read that have no jsonrpc, method, result or error member
+    unreadable: int = 0  # lines or parts that could not be read as JSON (MCP301, MCP302, ...)
+
+    @property
+    def holds_traffic(self) -> bool:
+        """Whether the file holds MCP traffic: one JSON-RPC message, or a part that failed to read.
+
+        A file of JSON values none of which is JSON-RPC (a ``package.json``, an
+        application log in JSON Lines) holds none, nor does an empty file; one
+        with unreadable lines might be a damaged transcript, so it counts.
+        """
+        return self.messages > self.not_jsonrpc or self.unreadable > 0
 
     @property
     def changed(self) -> bool:

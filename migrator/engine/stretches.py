@@ -162,6 +162,8 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
         for report in reports:
             head.findings += report.findings
             head.messages += report.messages
+            head.not_jsonrpc += report.not_jsonrpc
+            head.unreadable += report.unreadable
             head.fixes += report.fixes
         if fixing and head.fixes:
             assert real is not None and snapshot is not None

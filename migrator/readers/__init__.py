@@ -112,8 +112,9 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if forced is InputFormat.AUTO and content and not values and not attempts:
         # Not one line even tries to be JSON: a README, a CI configuration.
         raise NotATranscriptError(
-            "not a transcript: none of the first lines is JSON and no known format (JSON document, "
-            "YAML, HAR, Claude Desktop log, txtar) matches; --input-format forces one",
+            "not a transcript: none of the first lines is JSON, and it is no other format that "
+            "holds MCP traffic (a JSON document, YAML with jsonrpc:, method: or request: members, "
+            "HAR, a Claude Desktop log, txtar); --input-format forces one",
             line=content[0],
         )
     layout = detect_layout(values)
