@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from migrator.engine import exitcodes
 from migrator.engine.options import Mode
-from migrator.errors import MigratorError
+from migrator.errors import MigratorError, UnsafeRewriteError, WriteError
 from migrator.model.findings import Finding, FindingList, FixSafety, Severity, count_kinds
 
 __all__ = [
@@ -200,11 +200,20 @@ class RunResult:
         """
         tally = self.tally()
         line = self._found(tally) if mode is Mode.CHECK else self._fixed(tally, mode, unsafe_fixes)
-        if self.errors:
-            line += f"; {len(self.errors)} file error{'s' if len(self.errors) != 1 else ''}"
+        refused = self.refused
+        if refused:
+            line += f"; {refused} file{'s' if refused != 1 else ''} read but not rewritten"
+        unread = len(self.errors) - refused
+        if unread:
+            line += f"; {unread} file error{'s' if unread != 1 else ''}"
         if self.known is not None:
             line += f"; {self.known} accepted by the baseline"
         return line
+
+    @property
+    def refused(self) -> int:
+        """Files that were read but not rewritten: read-only, changed meanwhile, a refused rewrite."""
+        return sum(1 for error in self.errors if isinstance(error, (WriteError, UnsafeRewriteError)))
 
     def _found(self, tally: Tally) -> str:
         counts = tally.by_severity
@@ -229,7 +238,7 @@ class RunResult:
         verb = "Would fix" if mode is Mode.DIFF else "Fixed"
         line = (
             f"{verb} {fixes} of {tally.findings} findings in {changed} file{'' if changed == 1 else 's'} "
-            f"({len(self.files)} read, {self.messages} messages, {self.seconds:.2f}s)"
+            f"({len(self.files) + self.refused} read, {self.messages} messages, {self.seconds:.2f}s)"
         )
         remaining = tally.findings - fixes
         if remaining:
