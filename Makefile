@@ -4,7 +4,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-EXAMPLES := examples
 
 .DEFAULT_GOAL := help
 .PHONY: help demo test test-fast lint typecheck docs docs-offline serve bench fuzz fuzz-properties clean
@@ -19,15 +18,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,lint,docs,http]'
 	@touch $(STAMP)
 
-demo: $(STAMP) ## check and fix --diff the bundled example transcripts, build the docs
-	@echo "== mcp-transcripts check $(EXAMPLES)/"
-	-$(BIN)/mcp-transcripts check $(EXAMPLES)/
-	@echo
-	@echo "== mcp-transcripts fix --diff $(EXAMPLES)/"
-	-$(BIN)/mcp-transcripts fix --diff $(EXAMPLES)/
-	@echo
-	@$(MAKE) --no-print-directory docs
-	@echo "The docs site is in site/: run 'make serve' and open http://127.0.0.1:8000/ (or 'make docs-offline' and open site-offline/index.html)"
+# Material for MkDocs prints an end-of-life banner on every build; it is not ours to show.
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+
+demo: $(STAMP) ## check, fix --diff and fix the example transcripts, build the docs: one screen
+	@$(BIN)/python scripts/demo.py
 
 test: $(STAMP) ## run the whole test suite
 	$(BIN)/python -m pytest
@@ -41,13 +36,13 @@ lint: $(STAMP) ## ruff (lint and format check) and mypy
 	$(BIN)/mypy
 
 docs: $(STAMP) ## build the docs site strictly into site/
-	$(BIN)/mkdocs build --strict
+	$(MKDOCS) build --strict
 
 docs-offline: $(STAMP) ## build the docs site into site-offline/ to open from the file system
-	OFFLINE=true $(BIN)/mkdocs build --strict --site-dir site-offline
+	OFFLINE=true $(MKDOCS) build --strict --site-dir site-offline
 
 serve: $(STAMP) ## serve the docs site on 127.0.0.1:8000
-	$(BIN)/mkdocs serve -a 127.0.0.1:8000
+	$(MKDOCS) serve -a 127.0.0.1:8000
 
 bench: $(STAMP) ## measure speed and memory against the baselines (writes benchmarks/results/)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -33,6 +33,18 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 RECORDED = FIXTURES / "recorded"
 
+SHARED_ENV = "MCP_TRANSCRIPTS_SHARED"
+SHARED = Path(os.environ.get(SHARED_ENV) or ROOT.parent / "shared")
+"""The shared reference folder (README, "Running the tests"): material never copied in."""
+
+
+def shared_missing(what: str) -> str:
+    """The skip reason of a test that needs something from the shared folder."""
+    return (
+        f"{what} is not under {SHARED}: set {SHARED_ENV} to the shared reference folder "
+        "(README, 'Running the tests')"
+    )
+
 
 @dataclass
 class CliResult:

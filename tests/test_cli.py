@@ -14,7 +14,7 @@ import pytest
 
 from migrator import __version__
 from migrator.rules.registry import all_rules
-from tests.conftest import RECORDED, ROOT, run_cli
+from tests.conftest import RECORDED, ROOT, SHARED, run_cli, shared_missing
 
 OLD = RECORDED / "ts-sdk-1.20.2.jsonl"
 NEW = RECORDED / "ts-sdk-1.32.2.jsonl"
@@ -392,9 +392,9 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 
 
 def test_mcp_schema_option_enables_mcp206(tmp_path: Path) -> None:
-    official = ROOT.parent / "shared" / "mcp-schemas" / "2025-06-18" / "schema.json"
+    official = SHARED / "mcp-schemas" / "2025-06-18" / "schema.json"
     if not official.exists():
-        pytest.skip("the official MCP schemas (shared/mcp-schemas) are not on this machine")
+        pytest.skip(shared_missing("mcp-schemas/2025-06-18/schema.json"))
     path = tmp_path / "t.jsonl"
     path.write_text(
         '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'

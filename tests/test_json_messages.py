@@ -142,12 +142,18 @@ def test_prose_is_not_taken_for_python_jsonschema(text: str) -> None:
     assert read_python_jsonschema(text) is None
 
 
-def test_a_null_file_is_null_not_nonetype(tmp_path: Path) -> None:
-    path = tmp_path / "n.json"
-    path.write_text("null\n")
+def test_a_null_value_is_null_not_nonetype(tmp_path: Path) -> None:
+    # A file of nothing but `null` holds no MCP traffic (an input error, issue 28 item 8); a
+    # null among real messages is a finding, worded in JSON's terms.
+    path = tmp_path / "n.jsonl"
+    path.write_text('{"jsonrpc":"2.0","id":1,"method":"ping"}\nnull\n')
     result = run_cli("check", str(path))
     assert "not a JSON-RPC message: null, not an object" in result.out
-    assert "NoneType" not in result.out
+    assert "NoneType" not in result.out + result.err
+    alone = tmp_path / "alone.json"
+    alone.write_text("null\n")
+    result = run_cli("check", str(alone))
+    assert "NoneType" not in result.out + result.err and "holds no JSON-RPC" in result.err
 
 
 def test_a_null_message_is_null_not_none(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -17,13 +16,12 @@ from migrator.api import check_text
 from migrator.engine import schema_download
 from migrator.engine.pipeline import Options
 from migrator.errors import InputError, UsageError
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SHARED, shared_missing
 
-SHARED = Path(os.environ.get("MCP_TRANSCRIPTS_SHARED", ROOT.parent / "shared"))
 OFFICIAL = SHARED / "mcp-schemas"
 needs_official = pytest.mark.skipif(
     not (OFFICIAL / "2025-06-18" / "schema.json").exists(),
-    reason="the official MCP schemas (shared/mcp-schemas) are not on this machine",
+    reason=shared_missing("mcp-schemas/2025-06-18/schema.json"),
 )
 
 

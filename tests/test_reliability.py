@@ -47,8 +47,13 @@ CATALOGUE: list[tuple[str, bytes, list[str] | str]] = [
     ("mixed-endings", (CALL.replace("\n", "\r\n") + INVALID).encode(), ["MCP101"]),
     ("nul-bytes", CALL.encode() + b"\x00\x00garbage\x00\n", "2: NUL bytes"),
     ("truncated-last-line", (CALL + INVALID[:40]).encode(), ["MCP301"]),
-    ("empty", b"", []),
-    ("blank-lines", b"\n\n   \n\r\n", []),
+    # Nothing read is said plainly (issue 28), never "0 findings".
+    ("empty", b"", " holds no JSON-RPC messages: the file is empty"),
+    (
+        "blank-lines",
+        b"\n\n   \n\r\n",
+        " holds no JSON-RPC messages: the file holds only blank lines",
+    ),
     (
         "nested-100000",
         b"[" * 100_000 + b"]" * 100_000 + b"\n" + (CALL + INVALID).encode(),

@@ -11,7 +11,6 @@ appear.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,10 @@ import pytest
 from migrator.engine.files import check_file, check_text
 from migrator.engine.fleet import MAX_LISTED, Fleet, ServerKey, timestamp_around
 from migrator.engine.options import Options
-from tests.conftest import FIXTURES, RECORDED, ROOT, run_cli
+from tests.conftest import FIXTURES, RECORDED, ROOT, SHARED, run_cli, shared_missing
 
 FLEET = FIXTURES / "fleet"
 TRACES = FIXTURES / "traces"
-SHARED = Path(os.environ.get("MCP_TRANSCRIPTS_SHARED", ROOT.parent / "shared"))
 SHARED_TRANSCRIPTS = SHARED / "transcripts"
 SCHEMA = json.loads((ROOT / "schemas" / "report.schema.json").read_text(encoding="utf-8"))
 
@@ -114,7 +112,7 @@ def test_every_recorded_server_gets_the_verdict_its_answers_show(fleet_folder: P
 
 @pytest.mark.skipif(
     not SHARED_TRANSCRIPTS.is_dir(),
-    reason="the shared reference folder (shared/transcripts) is not on this machine",
+    reason=shared_missing("the shared SDK recordings (transcripts/)"),
 )
 def test_shared_recordings_of_old_and_new_sdks(fleet_folder: Path) -> None:
     for source in SHARED_TRANSCRIPTS.glob("*.jsonl"):

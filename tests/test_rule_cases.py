@@ -28,10 +28,9 @@ import pytest
 
 from migrator.model.findings import FixSafety
 from migrator.rules.registry import all_rules, get_rule
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, SHARED, run_cli, shared_missing
 
 CASES = ROOT / "tests" / "rules"
-SHARED = Path(os.environ.get("MCP_TRANSCRIPTS_SHARED", ROOT.parent / "shared"))
 UPDATE = os.environ.get("MCP_TRANSCRIPTS_UPDATE_GOLDEN") == "1"
 CODES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 
@@ -46,7 +45,7 @@ def _check_argv(case: Path) -> list[str]:
     ]
     missing = [arg for arg in argv if str(SHARED) in arg and not Path(arg).exists()]
     if missing:
-        pytest.skip(f"the shared reference folder lacks {missing[0]}")
+        pytest.skip(shared_missing(str(Path(missing[0]).relative_to(SHARED))))
     return argv
 
 

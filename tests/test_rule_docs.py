@@ -32,10 +32,10 @@ from migrator.rules.page import (
     render_page,
 )
 from migrator.rules.registry import RuleInfo, all_rules
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, SHARED, run_cli, shared_missing
 from tests.probe.helpers import careless, probe_json
 
-OFFICIAL_SCHEMA = ROOT.parent / "shared" / "mcp-schemas"
+OFFICIAL_SCHEMA = SHARED / "mcp-schemas"
 # The careless fixture server's mode that provokes each probe-only rule.
 PROBE_MODES = {"MCP503": "crash", "MCP504": "silent"}
 # A ``text`` example shows a byte that is not UTF-8 as ``\xNN``; the transcript holds the
@@ -56,7 +56,7 @@ def _options(rule: RuleInfo) -> Options:
         assert version, "MCP206's Before names the session's version"
         official = OFFICIAL_SCHEMA / version.group(0) / "schema.json"
         if not official.exists():
-            pytest.skip("the official MCP schemas (shared/mcp-schemas) are not on this machine")
+            pytest.skip(shared_missing(f"mcp-schemas/{version.group(0)}/schema.json"))
         schemas = (str(official),)
     return Options(unsafe_fixes=rule.fix is FixSafety.UNSAFE, mcp_schemas=schemas)
 

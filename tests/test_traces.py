@@ -394,7 +394,13 @@ def test_bad_lines_are_findings_with_their_line(tmp_path: Path) -> None:
 
 def test_non_mcp_spans_are_ignored(tmp_path: Path) -> None:
     plain = span("GET /health", {"http.request.method": "GET"}, kind=2)
-    assert check_lines(tmp_path, request(plain), select="MCP4") == []
+    call = span("tools/call add", CALL, span_id="00f067aa0ba902b8")
+    assert check_lines(tmp_path, request(plain, call), select="MCP4") == []
+    # A trace of nothing but other spans holds no MCP traffic: named, it is said so (issue 28).
+    target = tmp_path / "plain.otlp.jsonl"
+    target.write_text(request(plain) + "\n", encoding="utf-8")
+    named = run_cli("check", str(target))
+    assert named.code == 2 and "holds no MCP spans" in named.err
 
 
 @pytest.mark.parametrize("text", ['{"resourceSpans": []}', '{\n  "resourceSpans": []\n}'])

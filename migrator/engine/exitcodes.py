@@ -8,7 +8,8 @@ The semantics decided for 2.x:
 
 * findings set the code to 0 or 1 by ``--fail-on`` (``never``: always 0);
 * a file that cannot be read, or any usage or input error, exits 2 whatever ``--fail-on``
-  says: a broken fixture must not pass quietly;
+  says: a broken fixture must not pass quietly; so does a run that read no MCP traffic at all
+  (empty files, a folder of other files), which would otherwise pass as "0 findings";
 * for ``fix``, 2 means *that* file is untouched; the other files of the run are still written;
 * Ctrl-C exits 130, and a closed standard output (``| head``) exits 141, as a shell reports
   a process ended by SIGINT or SIGPIPE.
@@ -100,13 +101,15 @@ EXIT_CODES: tuple[ExitCode, ...] = (
         (
             (
                 "check",
-                "a usage or configuration error, or a file that could not be read; "
+                "a usage or configuration error, a file that could not be read or that was "
+                "named but holds no MCP traffic, or no MCP traffic in any path; "
                 "the other files are still reported",
             ),
             (
                 "fix",
-                "a usage error, or a file with an input error, a refused rewrite or a "
-                "failed write: that file is untouched, the other files are still written",
+                "a usage error, no MCP traffic in any path, or a file with an input error, a "
+                "refused rewrite or a failed write: that file is untouched, the other files are "
+                "still written",
             ),
             ("fix --diff", "a usage or input error; the other files' diffs are still printed"),
             ("rules, explain", "`explain` with an unknown code"),

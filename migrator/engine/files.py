@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from migrator.engine.config import LEGACY_YAML_NAME, PYPROJECT_NAME, YAML_NAME
 from migrator.engine.options import Mode, Options
 from migrator.engine.pipeline import Pipeline, process, process_units
 from migrator.engine.results import FileReport, FixOutcome, RunResult
-from migrator.errors import InputError, MigratorError, UnsafeRewriteError
+from migrator.errors import InputError, MigratorError, NotATranscriptError, UnsafeRewriteError
 from migrator.fix.diff import StreamingDiff, unified_diff
 from migrator.fix.writer import is_our_temporary, replace_file, resolve_target
 from migrator.model.findings import FindingList
@@ -74,6 +75,48 @@ def is_candidate(path: Path) -> bool:
 
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
 
+CONFIGURATION_NAMES = frozenset({YAML_NAME, LEGACY_YAML_NAME, PYPROJECT_NAME})
+"""Configuration files: never read as input, neither named nor met in a walk."""
+
+
+def _what_is_there(path: Path) -> str:
+    """Why a file with no message in it has none: empty, blank, or lines that are not messages."""
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            return "the file is empty"
+        if size <= 1 << 16 and not path.read_bytes().strip():  # small enough to look at again
+            return "the file holds only blank lines"
+    except OSError:  # stdin, or gone since
+        pass
+    return "no line of it is a message"
+
+
+def is_configuration(path: str | Path) -> bool:
+    """Whether ``path`` is named as a configuration file of ours (or ``pyproject.toml``)."""
+    return Path(path).name in CONFIGURATION_NAMES
+
+
+def no_traffic(report: FileReport) -> NotATranscriptError:
+    """The error for a file read to its end without MCP traffic (see :attr:`FileReport.holds_traffic`).
+
+    It says what was there instead: nothing, blank lines, or JSON that is not JSON-RPC.
+    """
+    path = report.path
+    if report.format == "otlp-json":  # spans, not messages
+        return NotATranscriptError(
+            "holds no MCP spans: a trace, but none of its spans is an MCP operation", path=path
+        )
+    if report.messages:
+        count = report.messages
+        reason = (
+            f"none of its {count} JSON value{'s' if count != 1 else ''} has a jsonrpc, "
+            "method, result or error member"
+        )
+    else:
+        reason = _what_is_there(Path(path))
+    return NotATranscriptError(f"holds no JSON-RPC messages: {reason}", path=path)
+
 
 def iter_transcripts(
     paths: Iterable[str | Path],
@@ -112,6 +155,8 @@ def iter_transcripts(
                 )
                 for name in sorted(files):
                     if is_our_temporary(name):  # a writer's, in flight or left by a kill
+                        continue
+                    if name in CONFIGURATION_NAMES:  # settings, never input
                         continue
                     candidate = Path(root) / name
                     wanted = include(candidate) if include is not None else is_candidate(candidate)
@@ -438,6 +483,11 @@ def _read_lines(stream: BinaryIO, path: str | Path) -> Iterator[str]:
 
 
 def _open(path: str | Path) -> BinaryIO:
+    if is_configuration(path):
+        raise NotATranscriptError(
+            "a configuration file, not a transcript: it is never read as input",
+            path=str(path),
+        )
     try:
         raw = Path(path).open("rb")  # noqa: SIM115 - handed to the caller, who closes it
     except IsADirectoryError as exc:

@@ -23,8 +23,9 @@ from migrator.judge.wording import WordingReader
 from migrator.model.findings import Finding
 from migrator.model.session import SessionTracker
 from migrator.model.source import refuse_non_text
-from migrator.model.units import Edit, Problem, Unit, apply_edits
+from migrator.model.units import Edit, Kind, Problem, Unit, apply_edits
 from migrator.readers import SAMPLE_LINES, Reader, detect
+from migrator.readers.wire import looks_like_message
 from migrator.rules.base import RuleContext
 from migrator.rules.registry import get_rule, rule_set
 
@@ -64,6 +65,7 @@ class Pipeline:
         """
         report, options = self.report, self.options
         if unit.problem is not None:
+            report.unreadable += 1
             if unit.problem.code in self.problem_codes:
                 report.findings.append(_problem_finding(self.path, unit.problem))
             return unit.text
@@ -74,6 +76,8 @@ class Pipeline:
         message_hooks, exchange_hooks = self.rule_set.message_hooks, self.rule_set.exchange_hooks
         for message in unit.messages:
             report.messages += 1
+            if message.kind is Kind.INVALID and not looks_like_message(message.payload):
+                report.not_jsonrpc += 1  # a file of nothing else is not MCP traffic
             session = self.tracker.session
             for check_message in message_hooks(message.kind, message.method):
                 if found := check_message(message, session, ctx):  # mostly nothing: skip the call

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from migrator.engine import exitcodes
 from migrator.engine.options import Mode
-from migrator.errors import MigratorError
+from migrator.errors import MigratorError, UnsafeRewriteError, WriteError
 from migrator.model.findings import Finding, FindingList, FixSafety, Severity, count_kinds
 
 if TYPE_CHECKING:
@@ -63,6 +63,18 @@ class FileReport:
     fixes: int = 0
     line_for_line: bool = False  # the reader maps each input line to one output line
     servers: ServerSightings | None = None  # with ``Options.servers``: what ``report`` reads
+    not_jsonrpc: int = 0  # messages read that have no jsonrpc, method, result or error member
+    unreadable: int = 0  # lines or parts that could not be read as JSON (MCP301, MCP302, ...)
+
+    @property
+    def holds_traffic(self) -> bool:
+        """Whether the file holds MCP traffic: one JSON-RPC message, or a part that failed to read.
+
+        A file of JSON values none of which is JSON-RPC (a ``package.json``, an
+        application log in JSON Lines) holds none, nor does an empty file; one
+        with unreadable lines might be a damaged transcript, so it counts.
+        """
+        return self.messages > self.not_jsonrpc or self.unreadable > 0
 
     @property
     def changed(self) -> bool:
@@ -193,11 +205,22 @@ class RunResult:
         """
         tally = self.tally()
         line = self._found(tally) if mode is Mode.CHECK else self._fixed(tally, mode, unsafe_fixes)
-        if self.errors:
-            line += f"; {len(self.errors)} file error{'s' if len(self.errors) != 1 else ''}"
+        refused = self.refused
+        if refused:
+            line += f"; {refused} file{'s' if refused != 1 else ''} read but not rewritten"
+        unread = len(self.errors) - refused
+        if unread:
+            line += f"; {unread} file error{'s' if unread != 1 else ''}"
         if self.known is not None:
             line += f"; {self.known} accepted by the baseline"
         return line
+
+    @property
+    def refused(self) -> int:
+        """Files that were read but not rewritten: read-only, changed meanwhile, a refused rewrite."""
+        return sum(
+            1 for error in self.errors if isinstance(error, (WriteError, UnsafeRewriteError))
+        )
 
     def _found(self, tally: Tally) -> str:
         counts = tally.by_severity
@@ -222,7 +245,7 @@ class RunResult:
         verb = "Would fix" if mode is Mode.DIFF else "Fixed"
         line = (
             f"{verb} {fixes} of {tally.findings} findings in {changed} file{'' if changed == 1 else 's'} "
-            f"({len(self.files)} read, {self.messages} messages, {self.seconds:.2f}s)"
+            f"({len(self.files) + self.refused} read, {self.messages} messages, {self.seconds:.2f}s)"
         )
         remaining = tally.findings - fixes
         if remaining:

@@ -158,7 +158,10 @@ def run(
     """Check or fix (``options.mode``) every transcript under ``paths``, or two-file captures.
 
     An error in one file is collected in the result and the others go on; a
-    file found in a folder that holds no MCP traffic is passed over. ``-``
+    file found in a folder that holds no MCP traffic (not one JSON-RPC message:
+    a ``package.json``, an application log, an empty file) is passed over, and
+    the configuration file is never read as input. A run that finds no MCP
+    traffic at all raises instead of reporting 0 findings. ``-``
     alone in ``paths`` reads ``stdin`` whole and raises its error instead.
 
     Args:
@@ -183,6 +186,7 @@ def run(
     Raises:
         UsageError: '-' or pairs combined with other paths, or nothing to run.
         InputError: a path does not exist.
+        NotATranscriptError: no file under ``paths`` (or stdin) holds MCP traffic.
         MigratorError: stdin cannot be read or fixed.
     """
     if pairs and paths:
@@ -200,23 +204,59 @@ def run(
             name = stdin_name or "-"
             text = _read_stdin(stdin if stdin is not None else sys.stdin)
             result.texts[name] = text
-            result.files.append(_run_text(text, name, narrow(options, name), sink))
+            report = _run_text(text, name, narrow(options, name), sink)
+            if not report.holds_traffic:
+                raise files.no_traffic(report)
+            result.files.append(report)
         elif pairs:
             result = _run_pairs(pairs, FileTask(options, backup), narrow, sink, on_file)
         else:
             include, exclude = config.walk_filters() if config is not None else (None, None)
+            exclude = _and_not_the_configuration(exclude, config)
             found = list(files.iter_transcripts(paths, include=include, exclude=exclude))
             named = {Path(p) for p in paths if not Path(p).is_dir()}
             tasks = [FileTask(narrow(options, str(path)), backup) for path in found]
             result = _run_paths(
                 found, named, tasks, jobs_for(jobs, found), jobs, sink, on_start, on_file
             )
+            if not result.files and not result.errors:
+                raise NotATranscriptError(_nothing_read(paths, len(found)))
     result.seconds = time.perf_counter() - started
     return result
 
 
 def _unchanged(options: Options, path: str | Path) -> Options:
     return options
+
+
+def _and_not_the_configuration(
+    exclude: Callable[[Path], bool] | None, config: Config | None
+) -> Callable[[Path], bool] | None:
+    """``exclude``, and also the configuration file in use (``--config`` may give it any name)."""
+    if config is None or config.path is None:
+        return exclude
+    own = config.path.resolve()
+
+    def excluded(path: Path) -> bool:
+        return path.resolve() == own or (exclude is not None and exclude(path))
+
+    return excluded
+
+
+def _nothing_read(paths: Sequence[str], looked_at: int) -> str:
+    """What to say when a run found no MCP traffic at all (it must not pass as "0 findings")."""
+    where = ", ".join(paths)
+    if not looked_at:
+        return (
+            f"no MCP traffic found in {where}: no transcript files there "
+            "(folders are walked for *.jsonl, *.ndjson, *.jsonlines, *.json, *.har, *.yaml, "
+            "*.yml, *.txtar and mcp*.log)"
+        )
+    files_word = "file" if looked_at == 1 else "files"
+    return (
+        f"no MCP traffic found in {where}: {looked_at} {files_word} looked at, none holds a "
+        "JSON-RPC message (--verbose says why each was passed over)"
+    )
 
 
 def _discarding() -> TextIO:
@@ -302,6 +342,8 @@ def _run_paths(
         if on_start is not None:
             on_start(len(paths), jobs)
         for path, (outcome, output, seconds) in zip(paths, outcomes, strict=True):
+            if isinstance(outcome, FileReport) and not outcome.holds_traffic:
+                outcome = files.no_traffic(outcome)  # not "0 findings", nor MCP201 on every line
             # Named on the command line, a file that is not a transcript is an error.
             skipped = isinstance(outcome, NotATranscriptError) and path not in named
             if isinstance(outcome, MigratorError):

@@ -161,6 +161,8 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
         for report in reports:
             head.findings += report.findings
             head.messages += report.messages
+            head.not_jsonrpc += report.not_jsonrpc
+            head.unreadable += report.unreadable
             head.fixes += report.fixes
             if report.servers is not None:  # `report`: one file's servers, stretch by stretch
                 from migrator.engine.fleet import merge_sightings

@@ -78,6 +78,7 @@ def check_trace(
         yield from kept
         kept.clear()
         if isinstance(item, Problem):
+            report.unreadable += 1
             if options.enabled(item.code):
                 findings.append(_problem_finding(path, item))
             continue

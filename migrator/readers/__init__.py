@@ -109,7 +109,8 @@ class InputFormat(str, Enum):
         "a Claude Desktop MCP log: messages after 'Message from client/server:'",
     )  # fmt: skip
     YAML = "yaml", FormatSpec(
-        "YAML", ("*.yaml", "*.yml"), "yamlfile:YamlReader", "yamlfile:looks_like_yaml",
+        "YAML with jsonrpc:, method: or request: members", ("*.yaml", "*.yml"),
+        "yamlfile:YamlReader", "yamlfile:looks_like_yaml",
         "a YAML document with JSON-RPC members",
     )  # fmt: skip
     WIRE = "wire", FormatSpec("wire JSONL", _LINES)
@@ -183,8 +184,8 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
         # Not one line even tries to be JSON: a README, a CI configuration.
         known = ", ".join(spec.title for spec in rest)
         raise NotATranscriptError(
-            f"not a transcript: none of the first lines is JSON and no known format ({known}) "
-            "matches; --input-format forces one",
+            "not a transcript: none of the first lines is JSON, and it is no other format that "
+            f"holds MCP traffic ({known}); --input-format forces one",
             line=content[0],
         )
     layout = detect_layout(values)

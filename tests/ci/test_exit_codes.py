@@ -160,3 +160,18 @@ def test_help_prints_the_one_exit_code_table() -> None:
     for exit_code in EXIT_CODES:
         assert f"{exit_code.code} " in helped, exit_code.name
     assert {c.code for c in EXIT_CODES} >= {0, 1, 2, 130, 141}
+
+
+def test_a_refused_read_only_file_counts_as_read_not_as_an_unread_error(tmp_path: Path) -> None:
+    # Issue 28: it was read (and its fix found) and only the write was refused.
+    locked, open_ = tmp_path / "locked.jsonl", tmp_path / "open.jsonl"
+    locked.write_text(FIXABLE)
+    open_.write_text(FIXABLE)
+    locked.chmod(0o444)
+    alone = run_cli("fix", str(locked))
+    assert alone.code == 2 and "read-only" in alone.err
+    assert "(1 read," in alone.err and "1 file read but not rewritten" in alone.err
+    assert "file error" not in alone.err and "0 read" not in alone.err
+    both = run_cli("fix", str(locked), str(open_))
+    assert both.code == 2 and "(2 read," in both.err and "in 1 file " in both.err
+    assert locked.read_text() == FIXABLE

@@ -123,7 +123,9 @@ def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
             pytest.fail(f"under CI the browser test must run, but {CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+        pytest.skip(
+            f"{CHROMIUM} is missing: apt-get install chromium (README, 'Running the tests')"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -195,7 +195,8 @@ def test_recorded_transcripts_are_in_the_corpus() -> None:
     files = oracle.transcript_files()
     if not files:
         pytest.skip(
-            "no JSONL transcripts under tests/fixtures/ or the shared transcripts folder yet"
+            "no JSONL transcripts under tests/fixtures/ or the shared transcripts folder "
+            f"(${oracle.SHARED_ENV}/transcripts) yet"
         )
     sources = {source.split("#")[0] for source, _, _ in oracle.recorded_corpus()}
     assert sources == {path.name for path in files}

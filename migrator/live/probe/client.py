@@ -44,7 +44,7 @@ class ServerFacts:
 
     version: str | None = None
     server_name: str = "?"
-    server_version: str = "?"
+    server_version: str = ""  # empty when serverInfo gives none
     tools: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -108,7 +108,8 @@ class ClientSession:
         info = result.get("serverInfo")
         if isinstance(info, dict):
             self.facts.server_name = str(info.get("name", "?"))
-            self.facts.server_version = str(info.get("version", "?"))
+            version_given = info.get("version")
+            self.facts.server_version = "" if version_given is None else str(version_given)
         try:
             self.connection.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
         except (Crashed, TimedOut) as exc:

@@ -50,8 +50,10 @@ def render(probe: ProbeReport) -> str:
     lines = [_row(COLUMNS, widths), _row(tuple("-" * w for w in widths), widths)]
     lines += [_row(row, widths) for row in rows]
     facts = probe.facts
+    # serverInfo.version may be missing or empty: then the name stands alone.
+    server = " ".join(part for part in (facts.server_name, facts.server_version.strip()) if part)
     head = (
-        f"Probed {facts.server_name} {facts.server_version} (protocol {facts.version or 'unknown'}): "
+        f"Probed {server} (protocol {facts.version or 'unknown'}): "
         f"{probe.calls} calls in {probe.seconds:.2f}s"
         + (
             f", {probe.restarts} restart{'s' if probe.restarts != 1 else ''} after a crash"
