@@ -29,6 +29,7 @@ from migrator.readers.har import HarReader, looks_like_har
 from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
 from migrator.readers.lookalikes import refuse_lookalike
 from migrator.readers.otlp import OtlpJsonReader, looks_like_otlp
+from migrator.readers.supergateway import SupergatewayReader, looks_like_supergateway
 from migrator.readers.txtar import TxtarReader, looks_like_txtar
 from migrator.readers.wire import WireReader, looks_like_message
 from migrator.readers.yamlfile import YamlReader, looks_like_yaml
@@ -84,6 +85,10 @@ class InputFormat(str, Enum):
     HAR = "har", FormatSpec(
         "HAR", ("*.har",), HarReader, looks_like_har,
         "a HAR file (HTTP Archive): messages in request and response bodies",
+    )  # fmt: skip
+    SUPERGATEWAY = "supergateway", FormatSpec(
+        "supergateway log", ("*.log",), SupergatewayReader, looks_like_supergateway,
+        "a supergateway log: messages after 'StreamableHttp/SSE/WebSocket → Child' and 'Child → ...'",
     )  # fmt: skip
     JSON = "json", FormatSpec(
         "JSON document", ("*.json",), JsonDocumentReader, looks_like_document,

@@ -51,6 +51,10 @@ class Reader:
         """Output after the last unit."""
         yield from ()
 
+    def summary(self) -> str:
+        """What the reader passed over, for ``--verbose`` (empty: nothing worth saying)."""
+        return ""
+
 
 def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem | None:
     """Parse a line that should hold exactly one JSON value.
