@@ -22,12 +22,15 @@ from typing import Any
 
 from migrator.errors import NotATranscriptError, UsageError
 from migrator.model.units import Problem
+from migrator.readers.agentgateway import AgentgatewayReader, looks_like_agentgateway
 from migrator.readers.base import Reader, parse_json_line
 from migrator.readers.claudelog import ClaudeLogReader, looks_like_claude_log
 from migrator.readers.envelope import EnvelopeLayout, EnvelopeReader, detect_layout
 from migrator.readers.har import HarReader, looks_like_har
 from migrator.readers.jsondoc import JsonDocumentReader, looks_like_document
+from migrator.readers.kong import KongReader, looks_like_kong
 from migrator.readers.lookalikes import refuse_lookalike
+from migrator.readers.obot import ObotReader, looks_like_obot
 from migrator.readers.otlp import OtlpJsonReader, looks_like_otlp
 from migrator.readers.supergateway import SupergatewayReader, looks_like_supergateway
 from migrator.readers.txtar import TxtarReader, looks_like_txtar
@@ -89,6 +92,20 @@ class InputFormat(str, Enum):
     SUPERGATEWAY = "supergateway", FormatSpec(
         "supergateway log", ("*.log",), SupergatewayReader, looks_like_supergateway,
         "a supergateway log: messages after 'StreamableHttp/SSE/WebSocket → Child' and 'Child → ...'",
+    )  # fmt: skip
+    # The JSON-record gateway logs before JSON documents and the line formats: their
+    # records are JSON lines, recognised by the members only they have.
+    KONG = "kong", FormatSpec(
+        "Kong AI MCP Proxy log", (*_LINES, "*.log", "*.json"), KongReader, looks_like_kong,
+        "Kong log records: messages in ai.mcp.rpc[].payload request and response strings",
+    )  # fmt: skip
+    OBOT = "obot", FormatSpec(
+        "Obot audit log", (*_LINES,), ObotReader, looks_like_obot,
+        "an Obot MCP audit log export: messages in requestBody and responseBody",
+    )  # fmt: skip
+    AGENTGATEWAY = "agentgateway", FormatSpec(
+        "agentgateway access log", (*_LINES, "*.log"), AgentgatewayReader, looks_like_agentgateway,
+        "an agentgateway access log: tools/call exchanges put together from mcp.* attributes",
     )  # fmt: skip
     JSON = "json", FormatSpec(
         "JSON document", ("*.json",), JsonDocumentReader, looks_like_document,
