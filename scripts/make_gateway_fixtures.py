@@ -219,12 +219,136 @@ def agentgateway_text() -> str:
     return "".join(lines)
 
 
+def _value(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int):
+        return {"intValue": str(value)}  # OTLP JSON writes 64-bit integers as strings
+    return {"stringValue": value}
+
+
+def _span(n: int, name: str, kind: str, attributes: dict[str, Any], status: dict[str, Any],
+          events: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # fmt: skip
+    span = {
+        "traceId": f"{0x5B8EFFF798038103D269B633813F0000 + n:032x}",
+        "spanId": f"{0xEEE19B7EC3C10000 + n:016x}",
+        "name": name, "kind": kind,
+        "startTimeUnixNano": str(1768471200000000000 + n * 1_000_000_000),
+        "endTimeUnixNano": str(1768471200004000000 + n * 1_000_000_000),
+        "attributes": [{"key": k, "value": _value(v)} for k, v in attributes.items()],
+        "status": status,
+    }  # fmt: skip
+    if events:
+        span["events"] = events
+    return span
+
+
+def _export(service: str, scope: str, spans: list[dict[str, Any]]) -> str:
+    request = {"resourceSpans": [{
+        "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": service}}]},
+        "scopeSpans": [{"scope": {"name": scope}, "spans": spans}],
+    }]}  # fmt: skip
+    return json.dumps(request, separators=(",", ":")) + "\n"
+
+
+def _tool_calls() -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+    """The recording's tools/call requests with their answers."""
+    calls = []
+    for n, (request, answer) in enumerate(exchanges()):
+        message = json.loads(request)
+        if message["method"] == "tools/call" and answer is not None:
+            params = message.get("params")
+            if isinstance(params, dict) and isinstance(params.get("name"), str):
+                calls.append((n, message, json.loads(answer)))
+    return calls
+
+
+def envoy() -> str:
+    """Envoy AI Gateway (internal/tracing/mcp_otel.go): error.type, rpc.response.status_code as an int."""
+    spans = []
+    for n, request, answer in _tool_calls():
+        attributes = {
+            "mcp.protocol.version": "2025-06-18", "network.transport": "tcp",
+            "network.protocol.name": "http", "network.protocol.version": "1.1",
+            "jsonrpc.request.id": str(request["id"]), "mcp.method.name": "tools/call",
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": request["params"]["name"],
+        }  # fmt: skip
+        status: dict[str, Any] = {"code": "STATUS_CODE_OK"}
+        events = None
+        error = answer.get("error")
+        if isinstance(error, dict):
+            kind = "invalid_param" if error["code"] == -32602 else "internal_error"
+            attributes["error.type"] = kind
+            attributes["rpc.response.status_code"] = error["code"]
+            status = {"code": "STATUS_CODE_ERROR", "message": error["message"]}
+            events = [{"name": "exception", "attributes": [
+                {"key": "exception.type", "value": {"stringValue": kind}},
+                {"key": "exception.message", "value": {"stringValue": error["message"]}}]}]  # fmt: skip
+        spans.append(
+            _span(
+                n,
+                f"tools/call {request['params']['name']}",
+                "SPAN_KIND_SERVER",
+                attributes,
+                status,
+                events,
+            )
+        )
+    return _export("envoy-ai-gateway", "envoyproxy/ai-gateway", spans)
+
+
+def docker() -> str:
+    """Docker MCP Gateway (pkg/telemetry/telemetry.go, pkg/gateway/handlers.go): mcp.tool.call spans."""
+    spans = []
+    for n, request, answer in _tool_calls():
+        attributes = {"mcp.tool.name": request["params"]["name"], "mcp.server.name": "fixture",
+                      "mcp.server.type": "docker", "mcp.server.image": "mcp/fixture:1.20.2"}  # fmt: skip
+        failed = "error" in answer
+        status = (
+            {"code": "STATUS_CODE_ERROR", "message": "Tool execution failed"}
+            if failed
+            else {"code": "STATUS_CODE_OK"}
+        )
+        spans.append(_span(n, "mcp.tool.call", "SPAN_KIND_CLIENT", attributes, status))
+    return _export("docker-mcp-gateway", "docker-mcp-gateway", spans)
+
+
+def contextforge() -> str:
+    """IBM ContextForge (mcpgateway/services/tool_service.py, mcpgateway/observability.py): tool.invoke."""
+    spans = []
+    for n, request, answer in _tool_calls():
+        params = request["params"]
+        attributes: dict[str, Any] = {
+            "tool.name": params["name"], "tool.id": f"tool-{params['name']}",
+            "tool.integration_type": "MCP", "tool.gateway_id": "gw-fixture",
+            "arguments_count": len(params.get("arguments") or {}), "has_headers": False,
+            "user.email": "anonymous", "server_id": "srv-fixture",
+            "langfuse.observation.input": json.dumps(params.get("arguments") or {}),
+        }  # fmt: skip
+        error = answer.get("error")
+        if isinstance(error, dict):
+            text = f"Tool invocation failed: {error['message']}"
+            attributes.update({"error": True, "error.type": "ToolInvocationError", "error.message": text,
+                               "langfuse.observation.level": "ERROR",
+                               "langfuse.observation.status_message": text, "success": False})  # fmt: skip
+            status = {"code": "STATUS_CODE_ERROR", "message": text}
+        else:
+            attributes["success"] = True
+            attributes["langfuse.observation.output"] = json.dumps(answer.get("result"))
+            status = {"code": "STATUS_CODE_OK"}
+        spans.append(_span(n, "tool.invoke", "SPAN_KIND_INTERNAL", attributes, status))
+    return _export("mcpgateway", "mcpgateway", spans)
+
+
 def main() -> None:
     files = {
         OUT / "kong" / "file-log.jsonl": kong(),
         OUT / "obot" / "mcp-audit-logs" / "2026" / "01" / "15" / "fixture-export.jsonl": obot(),
         OUT / "agentgateway" / "access.jsonl": agentgateway_json(),
         OUT / "agentgateway" / "access.log": agentgateway_text(),
+        OUT / "spans" / "envoy-ai-gateway.jsonl": envoy(),
+        OUT / "spans" / "docker-mcp-gateway.jsonl": docker(),
+        OUT / "spans" / "contextforge.jsonl": contextforge(),
     }
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

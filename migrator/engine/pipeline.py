@@ -133,7 +133,7 @@ def process_units(
         source = iter(lines)
         head = list(islice(source, SAMPLE_LINES))
         refuse_non_text(head)
-        detection = detect(head, options.input_format)
+        detection = detect(head, options.input_format, path)
         report.format = detection.reader.name
         report.detection = detection.reason
         reader = detection.reader
