@@ -158,7 +158,7 @@ class SupergatewayReader(GatewayLogReader):
             except JsLiteralError as exc:
                 at_end = exc.pos >= len(text.rstrip())
                 if not at_end or last + 1 >= len(lines) or lines[last + 1].startswith(PREFIX):
-                    offset = min(exc.pos, len(text))
+                    offset = min(exc.pos, len(text.rstrip()))  # the end: its last line with content
                     at_line = line_no + text.count("\n", 0, offset)
                     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
                     problem = Problem(
