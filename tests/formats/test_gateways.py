@@ -219,7 +219,7 @@ def test_records_fix_keeps_every_other_byte(path: Path) -> None:
     for index in changed:
         json.loads(new_lines[index])  # still one JSON record
         old, new = old_lines[index], new_lines[index]
-        start = next(i for i, (a, b) in enumerate(zip(old, new)) if a != b)
+        start = next(i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b)
         assert old[:start] == new[:start]  # what comes before the answer is untouched
     assert not [f for f in check_text(after, str(path)).findings if f.code == "MCP101"]
 
