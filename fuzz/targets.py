@@ -31,6 +31,10 @@ TARGETS: dict[str, InputFormat] = {
     "har": InputFormat.HAR,
     "claude-log": InputFormat.CLAUDE_LOG,
     "txtar": InputFormat.TXTAR,
+    "supergateway": InputFormat.SUPERGATEWAY,
+    "kong": InputFormat.KONG,
+    "obot": InputFormat.OBOT,
+    "agentgateway": InputFormat.AGENTGATEWAY,
 }
 
 # Seed files for each target, as globs under the repository root.
@@ -47,6 +51,10 @@ SEEDS: dict[str, tuple[str, ...]] = {
     "har": ("tests/golden/*/input.har", "docs/examples/formats/*.har"),
     "claude-log": ("tests/golden/*/input.log", "docs/examples/formats/*.log"),
     "txtar": ("tests/golden/*/input.txtar",),
+    "supergateway": ("tests/fixtures/gateways/supergateway/*.log",),
+    "kong": ("tests/fixtures/gateways/kong/*.jsonl",),
+    "obot": ("tests/fixtures/gateways/obot/**/*.jsonl",),
+    "agentgateway": ("tests/fixtures/gateways/agentgateway/*",),
 }
 
 

@@ -15,7 +15,7 @@ from migrator.engine.fleet import ServerSightings
 from migrator.engine.options import Mode, Options
 from migrator.engine.results import FileReport
 from migrator.engine.traces import check_trace
-from migrator.errors import MigratorError
+from migrator.errors import MigratorError, UnsafeRewriteError
 from migrator.fix.rewrite import check_rewrite
 from migrator.judge.classify import ArgumentChecker, classify
 from migrator.judge.official import OfficialSchemas
@@ -23,7 +23,7 @@ from migrator.judge.wording import WordingReader
 from migrator.model.findings import Finding
 from migrator.model.session import SessionTracker
 from migrator.model.source import refuse_non_text
-from migrator.model.units import Edit, Kind, Problem, Unit, apply_edits
+from migrator.model.units import Edit, Kind, Problem, Unit, apply_edits, detect_only
 from migrator.readers import SAMPLE_LINES, Reader, detect
 from migrator.readers.wire import looks_like_message
 from migrator.rules.base import RuleContext
@@ -101,6 +101,10 @@ class Pipeline:
                 if hit is None:
                     continue
                 report.findings.append(hit.finding)
+                if options.apply_fixes and hit.make_rewrite and (why := detect_only(message)):
+                    raise UnsafeRewriteError(
+                        f"fix cannot rewrite this answer: {why}; nothing written", line=message.line
+                    )
                 if (
                     options.apply_fixes
                     and hit.make_rewrite
@@ -139,7 +143,7 @@ def process_units(
         source = iter(lines)
         head = list(islice(source, SAMPLE_LINES))
         refuse_non_text(head)
-        detection = detect(head, options.input_format)
+        detection = detect(head, options.input_format, path)
         report.format = detection.reader.name
         report.detection = detection.reason
         reader = detection.reader
@@ -159,6 +163,8 @@ def process_units(
             for unit in reader.units(chain(head, source)):
                 yield unit.text, "".join(reader.emit(unit, handle(unit)))
         closing = "".join(reader.close())
+        if passed_over := reader.summary():  # lines a log reader passed over, for --verbose
+            report.detection += f"; {passed_over}"
         if closing:
             yield None, closing
     except MigratorError as exc:

@@ -344,7 +344,7 @@ class SessionTracker:
 
     def _on_response(self, message: SourceMessage) -> Exchange:
         key = id_key(message.id)
-        notes: list[str] = []
+        notes: list[str] = list(message.notes)  # what the reader knows (a gateway log's gaps)
         pending: PendingRequest | None
         if message.direction is not None:
             pending = self.pending.pop((message.direction.reverse, key), None)
@@ -355,6 +355,7 @@ class SessionTracker:
         if pending is None:
             notes.append(f"no request with id {display(message.id)} is in flight")
             return Exchange(None, message, None, None, self.session, notes)
+        notes[:0] = pending.message.notes
         exchange = Exchange(
             pending.message, message, pending.method, pending.direction, pending.session, notes
         )

@@ -127,7 +127,27 @@ KNOWN_METHODS = frozenset({
 })  # fmt: skip
 SERVER_NAME_KEYS = ("service.name", "mcp.server.name")
 
+# Gateways whose tool-call spans follow their own names, not the conventions: the span name,
+# and what each records instead (see each gateway's section in docs/migrator/how-to/formats.md).
+DOCKER_TOOL_CALL = "mcp.tool.call"  # docker/mcp-gateway pkg/telemetry/telemetry.go
+CONTEXTFORGE_TOOL_CALL = "tool.invoke"  # IBM/mcp-context-forge mcpgateway/services/tool_service.py
+VENDOR_TOOL_CALLS = {
+    DOCKER_TOOL_CALL: (
+        "Docker MCP Gateway",
+        "mcp.tool.name",
+        "the span records no JSON-RPC error code, error message, request id or arguments",
+    ),
+    CONTEXTFORGE_TOOL_CALL: (
+        "IBM ContextForge",
+        "tool.name",
+        "the span records no JSON-RPC error code or request id (only the error's text)",
+    ),
+}
+CONTEXTFORGE_INPUT = "langfuse.observation.input"
+CONTEXTFORGE_OUTPUT = "langfuse.observation.output"
+
 _CODE_IN_TEXT = re.compile(r"^(?:\w+Error:\s*)?MCP error (?P<code>-?\d+):")
+_CODE_ANYWHERE = re.compile(r"\bMCP error (?P<code>-?\d+):")
 _MISSING: Any = object()
 
 MAX_REMEMBERED = 16_384  # calls kept waiting for their other side; bounds memory on any file
@@ -191,7 +211,7 @@ def name_pattern(op: Operation) -> str:
 
 def looks_like_mcp(span: Span) -> bool:
     """A span that an MCP instrumentation made, even one that misses ``mcp.method.name``."""
-    if METHOD in span.attributes:
+    if METHOD in span.attributes or span.name in VENDOR_TOOL_CALLS:
         return True
     if span.name.split(" ", 1)[0] in KNOWN_METHODS:
         return True
@@ -203,7 +223,7 @@ def may_be_mcp(name: str, attribute_keys: Iterable[str]) -> bool:
 
     Every span :func:`looks_like_mcp` accepts passes (its ``mcp.method.name`` is an ``mcp.`` key).
     """
-    if name.split(" ", 1)[0] in KNOWN_METHODS:
+    if name.split(" ", 1)[0] in KNOWN_METHODS or name in VENDOR_TOOL_CALLS:
         return True
     return any(key.startswith("mcp.") for key in attribute_keys)
 
@@ -212,6 +232,8 @@ def _method(span: Span) -> str | None:
     method = span.string(METHOD)
     if method is not None:
         return method
+    if span.name in VENDOR_TOOL_CALLS:
+        return "tools/call"
     first = span.name.split(" ", 1)[0]
     return first if first in KNOWN_METHODS and looks_like_mcp(span) else None
 
@@ -233,6 +255,8 @@ def _server_name(span: Span) -> str | None:
             if key in span.resource:
                 return str(span.resource[key].value)
         return None
+    if span.name == DOCKER_TOOL_CALL and span.string("mcp.server.name"):
+        return span.string("mcp.server.name")  # the gateway names the server it called
     address = span.string("server.address")
     port = span.attributes.get("server.port")
     if address is not None and port is not None:
@@ -252,13 +276,26 @@ def _payload(span: Span, key: str) -> Any:
     return attribute.value
 
 
+def _own_words(span: Span) -> str:
+    """A gateway's error text from the SDK's ``MCP error <code>:`` on (what the server said)."""
+    match = _CODE_ANYWHERE.search(span.status_message)
+    return span.status_message[match.start() :] if match else span.status_message
+
+
 def _error_code(span: Span, error_type: str | None, exceptions: tuple[str, ...]) -> int | None:
+    status = span.attributes.get(STATUS_CODE)
+    if status is not None and status.type == "int":  # Envoy AI Gateway records it as an int
+        return int(status.value)
     candidates = [error_type, span.string(STATUS_CODE)]
     for text in candidates:
         if text is not None and re.fullmatch(r"-?\d+", text):
             return int(text)
     for text in (span.status_message, *exceptions):
         match = _CODE_IN_TEXT.match(text)
+        if (
+            match is None and span.name in VENDOR_TOOL_CALLS
+        ):  # the SDK's words, wrapped in the gateway's
+            match = _CODE_ANYWHERE.search(text)
         if match:
             return int(match.group("code"))
     return None
@@ -275,7 +312,14 @@ def operation(span: Span) -> Operation:
         if event.name == "exception" and "exception.message" in event.attributes
     )
     code = _error_code(span, error_type, exceptions)
+    vendor = VENDOR_TOOL_CALLS.get(span.name)
     result = _payload(span, TOOL_RESULT)
+    arguments = _payload(span, TOOL_ARGUMENTS)
+    if span.name == CONTEXTFORGE_TOOL_CALL:
+        result = _payload(span, CONTEXTFORGE_OUTPUT) if result is _MISSING else result
+        arguments = _payload(span, CONTEXTFORGE_INPUT) if arguments is _MISSING else arguments
+        if isinstance(result, dict) and "is_error" in result and "isError" not in result:
+            result = {**result, "isError": result["is_error"]}  # its pydantic field name
     if error_type == TOOL_ERROR or (isinstance(result, dict) and result.get("isError") is True):
         outcome = "tool_error"
     elif code is not None:
@@ -291,6 +335,8 @@ def operation(span: Span) -> Operation:
     tool = span.string(TOOL_NAME)
     if tool is None and "mcp.tool.name" in attrs:
         tool = str(attrs["mcp.tool.name"].value)
+    if tool is None and vendor is not None and vendor[1] in attrs:
+        tool = str(attrs[vendor[1]].value)
     if tool is None and method == "tools/call":
         tool = target_in_name(span.name, method)
     return Operation(
@@ -305,11 +351,12 @@ def operation(span: Span) -> Operation:
         outcome=outcome,
         error_code=code,
         error_type=error_type,
-        status_description=span.status_message,
+        status_description=_own_words(span) if vendor is not None else span.status_message,
         exceptions=exceptions,
-        arguments=_payload(span, TOOL_ARGUMENTS),
+        arguments=arguments,
         result=result,
         server=server,
+        notes=[f"a {vendor[0]} span ({span.name}): {vendor[2]}"] if vendor is not None else [],
     )
 
 

@@ -70,7 +70,7 @@ class SourceMessage:
 
     __slots__ = (
         "_source", "column", "direction", "end", "envelope", "id", "in_batch",
-        "kind", "line", "method", "payload", "start", "style",
+        "kind", "line", "method", "notes", "payload", "start", "style",
     )  # fmt: skip
 
     payload: Any
@@ -97,6 +97,7 @@ class SourceMessage:
         self.envelope: Any = None  # the decoded envelope, for messages read envelope first
         self.start, self.end, self.line, self.column = start, end, line, column
         self.direction, self.style, self.in_batch = direction, style, in_batch
+        self.notes: list[str] = []  # what the reader knows about it, for the findings' evidence
         self.kind = kind = message_kind(payload)
         method = payload.get("method") if kind is not Kind.INVALID else None
         self.method: str | None = method if type(method) is str else None
@@ -119,6 +120,7 @@ class SourceMessage:
         message.envelope = envelope
         message.start, message.end, message.line, message.column = start, end, line, start + 1
         message.direction, message.style, message.in_batch = direction, None, False
+        message.notes = []
         message.kind = kind
         if kind is Kind.INVALID:
             message.method = message.id = None
@@ -166,6 +168,17 @@ class SourceMessage:
 
 
 _PAYLOAD_SLOT: Any = SourceMessage.__dict__["payload"]
+
+DETECT_ONLY = "detect only: "
+"""How a reader's note on a message starts when the message cannot be rewritten where it is."""
+
+
+def detect_only(message: SourceMessage) -> str | None:
+    """Why ``fix`` cannot rewrite this message (a reader said so in its notes), or ``None``."""
+    for note in message.notes:
+        if note.startswith(DETECT_ONLY):
+            return note.removeprefix(DETECT_ONLY)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from fnmatch import fnmatchcase
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from migrator.errors import NotATranscriptError, UsageError
@@ -68,6 +69,7 @@ def _load(name: str) -> Any:
 
 
 _LINES = ("*.jsonl", "*.ndjson", "*.jsonlines")
+_LOGS = ("*.log",)  # any program's log: read only when a log format, or JSON-RPC lines, are in it
 
 
 class InputFormat(str, Enum):
@@ -99,6 +101,24 @@ class InputFormat(str, Enum):
     HAR = "har", FormatSpec(
         "HAR", ("*.har",), "har:HarReader", "har:looks_like_har",
         "a HAR file (HTTP Archive): messages in request and response bodies",
+    )  # fmt: skip
+    SUPERGATEWAY = "supergateway", FormatSpec(
+        "supergateway log", _LOGS, "supergateway:SupergatewayReader", "supergateway:looks_like_supergateway",
+        "a supergateway log: messages after 'StreamableHttp/SSE/WebSocket → Child' and 'Child → ...'",
+    )  # fmt: skip
+    # The JSON-record gateway logs before JSON documents and the line formats: their
+    # records are JSON lines, recognised by the members only they have.
+    KONG = "kong", FormatSpec(
+        "Kong AI MCP Proxy log", (*_LINES, *_LOGS, "*.json"), "kong:KongReader", "kong:looks_like_kong",
+        "Kong log records: messages in ai.mcp.rpc[].payload request and response strings",
+    )  # fmt: skip
+    OBOT = "obot", FormatSpec(
+        "Obot audit log", (*_LINES,), "obot:ObotReader", "obot:looks_like_obot",
+        "an Obot MCP audit log export: messages in requestBody and responseBody",
+    )  # fmt: skip
+    AGENTGATEWAY = "agentgateway", FormatSpec(
+        "agentgateway access log", (*_LINES, *_LOGS), "agentgateway:AgentgatewayReader", "agentgateway:looks_like_agentgateway",
+        "an agentgateway access log: tools/call exchanges put together from mcp.* attributes",
     )  # fmt: skip
     JSON = "json", FormatSpec(
         "JSON document", ("*.json",), "jsondoc:JsonDocumentReader", "jsondoc:looks_like_document",
@@ -150,12 +170,14 @@ def _sample(head: Iterable[str]) -> list[Any]:
     return values
 
 
-def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection:
+def detect(head: list[str], forced: InputFormat = InputFormat.AUTO, name: str = "") -> Detection:
     """Choose the reader for a file from its first lines.
 
     Args:
         head: up to :data:`SAMPLE_LINES` first lines of the file.
         forced: the ``--input-format`` the user asked for.
+        name: the file's name: a ``*.log`` that no log format recognises is read as
+            JSON-RPC lines only when its lines are JSON-RPC messages.
 
     Raises:
         UsageError: if an envelope file was forced but no message key is found.
@@ -189,6 +211,17 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
             line=content[0],
         )
     layout = detect_layout(values)
+    if (
+        forced is InputFormat.AUTO
+        and _is_log(name)
+        and layout is None
+        and not any(map(looks_like_message, values))
+    ):
+        # An application's own log (JSON lines or text), met among transcripts: not ours.
+        raise NotATranscriptError(
+            "not an MCP log: no known log format matches and no line is a JSON-RPC message",
+            line=content[0] if content else 1,
+        )
     if forced is InputFormat.WIRE:
         return Detection(WireReader(), "forced by --input-format wire")
     if forced is InputFormat.ENVELOPE:
@@ -202,6 +235,11 @@ def detect(head: list[str], forced: InputFormat = InputFormat.AUTO) -> Detection
     if layout is not None and wire_votes * 2 < len(values):
         return Detection(EnvelopeReader(layout), _describe(layout))
     return Detection(WireReader(), "lines are JSON-RPC messages")
+
+
+def _is_log(name: str) -> bool:
+    plain = PurePath(name).name.removesuffix(".gz")
+    return any(fnmatchcase(plain, pattern) for pattern in _LOGS)
 
 
 def _describe(layout: EnvelopeLayout) -> str:

@@ -58,6 +58,10 @@ class Reader:
         """For a reader that ``carries`` spans: its export batches (and problems), in order."""
         raise NotImplementedError(f"{self.name} carries {self.carries}, not spans")
 
+    def summary(self) -> str:
+        """What the reader passed over, for ``--verbose`` (empty: nothing worth saying)."""
+        return ""
+
 
 def parse_json_line(text: str, line_no: int) -> tuple[Any, int, int] | Problem | None:
     """Parse a line that should hold exactly one JSON value.

@@ -23,7 +23,7 @@ from migrator.judge.validation import ToolSchemas
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display, reportable_id
 from migrator.model.session import Exchange, Session, SessionTracker
-from migrator.model.units import Kind, SourceMessage
+from migrator.model.units import Kind, SourceMessage, detect_only
 from migrator.rules.info import RuleInfo
 
 
@@ -96,7 +96,11 @@ class ToolCallRule:
             slug=self.info.slug,
             severity=severity or self.severity(exchange),
             message=message,
-            fixable=fixable if fixable is not None else _fixable(self.info.fix),
+            fixable=None
+            if detect_only(response)  # the reader cannot write this answer back
+            else fixable
+            if fixable is not None
+            else _fixable(self.info.fix),
             request_id=reportable_id(request_id),
             tool=verdict.tool,
             evidence=shared(verdict.evidence + _session_evidence(exchange)),

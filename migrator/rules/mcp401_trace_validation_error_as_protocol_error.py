@@ -51,7 +51,7 @@ from __future__ import annotations
 from migrator.judge.classify import ArgumentChecker, Outcome, classify
 from migrator.judge.wording import MessageKind, WordingReader
 from migrator.model.findings import Finding, FixSafety, Severity
-from migrator.model.spans import Operation, as_exchange
+from migrator.model.spans import VENDOR_TOOL_CALLS, Operation, as_exchange
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
@@ -83,8 +83,16 @@ class TraceValidationErrorAsProtocolError(SpanRule):
     def check(self, op: Operation, path: str) -> list[Finding]:
         exchange = as_exchange(op)
         if exchange is None:
-            return []
+            return self._undecided_failure(op, path)
         verdict = classify(exchange, self.checker, self.reader)
+        if verdict is not None and verdict.outcome is Outcome.AMBIGUOUS and op.error_code == -32602:
+            message = (
+                f"tools/call {op.tool or '(no name)'} (span {op.span.span_id}): JSON-RPC error -32602 "
+                "with wording the classifier does not know; could not decide whether it is an input "
+                "validation failure (which must be a tool result with isError: true)"
+            )
+            evidence = (*verdict.evidence, f"error text: {op.error_text or '(none)'}")
+            return [self.finding(op, path, message, severity=Severity.INFO, evidence=evidence)]
         if verdict is None or verdict.outcome is not Outcome.INPUT_VALIDATION:
             return []
         specific = verdict.reading is not None and verdict.reading.kind is MessageKind.VALIDATION
@@ -112,3 +120,23 @@ class TraceValidationErrorAsProtocolError(SpanRule):
         )
         severity = Severity.ERROR if current else Severity.WARNING
         return [self.finding(op, path, message, severity=severity, evidence=evidence)]
+
+    def _undecided_failure(self, op: Operation, path: str) -> list[Finding]:
+        """A gateway's failed tool-call span without a JSON-RPC code: say what is missing."""
+        if (
+            op.method != "tools/call"
+            or op.outcome != "error"
+            or op.span.name not in VENDOR_TOOL_CALLS
+        ):
+            return []
+        gateway, _, missing = VENDOR_TOOL_CALLS[op.span.name]
+        message = (
+            f"tools/call {op.tool or '(no name)'} (span {op.span.span_id}) failed, but {missing}; "
+            "could not decide whether it was an input validation failure answered with -32602"
+        )
+        evidence = (
+            f"status: {op.span.status_code} {op.error_text or '(no description)'}",
+            f"{gateway}: trace the server itself (an SDK instrumentation records "
+            "rpc.response.status_code and error.type), or check its recorded transcripts",
+        )
+        return [self.finding(op, path, message, severity=Severity.INFO, evidence=evidence)]

@@ -16,6 +16,10 @@ FORMATS = [
     InputFormat.HAR,
     InputFormat.CLAUDE_LOG,
     InputFormat.TXTAR,
+    InputFormat.SUPERGATEWAY,
+    InputFormat.KONG,
+    InputFormat.OBOT,
+    InputFormat.AGENTGATEWAY,
     InputFormat.AUTO,
 ]
 PIECES = st.sampled_from(
@@ -41,6 +45,18 @@ PIECES = st.sampled_from(
         "-- server --\n",
         "interactions:\n",
         '"uri": "http://x"',
+        "[supergateway] Child → SSE: ",
+        "[supergateway] Child → StreamableHttp: ",
+        "[supergateway] SSE → Child (session a): ",
+        "{ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' +\n  'y' } }",
+        "[Object]",
+        "... 3 more items",
+        '{"ai":{"mcp":{"rpc":[{"payload":{"request":"',
+        '","response":"event: message\\ndata: ',
+        '{"callType":"tools/call","requestBody":',
+        '"responseBody":"',
+        '{"mcp.method.name":"tools/call","mcp.error.code":-32602,"mcp.error.message":"',
+        "2026-01-15T10:00:00Z\tinfo\trequest\tmcp.method.name=tools/call mcp.error.code=",
     ]
 )
 
