@@ -182,3 +182,21 @@ def test_narrow_turns_off_per_file_rules_only_for_matching_paths(tmp_path: Path)
     }
     assert settings.narrow(options, tmp_path / "new.jsonl") is options
     assert settings.narrow(options, "-") is options  # stdin has no place in the tree
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_diff_mode_leaves_no_spool_behind(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    # Each file's diff is spooled to a temporary file; a file passed over (ci.yaml) or
+    # refused (blob.jsonl) must not leave its spool in the temporary folder.
+    import tempfile
+
+    (tree / "traces" / "package.json").write_text('{"name": "pkg", "version": "1.0.0"}\n')
+    (tree / "traces" / "app.jsonl").write_text('{"level": "info", "msg": "up"}\n')
+    spool_dir = tmp_path / "spool"
+    spool_dir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(spool_dir))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again, here and in workers
+    runner.run(["traces"], Options(mode=Mode.DIFF), jobs=jobs, out=io.StringIO())
+    assert sorted(p.name for p in spool_dir.iterdir()) == []

@@ -347,6 +347,8 @@ def _run_paths(
             # Named on the command line, a file that is not a transcript is an error.
             skipped = isinstance(outcome, NotATranscriptError) and path not in named
             if isinstance(outcome, MigratorError):
+                if isinstance(output, SpooledDiff):
+                    output.discard()  # a file passed over leaves no diff behind
                 if not skipped:
                     result.errors.append(outcome)
             else:
