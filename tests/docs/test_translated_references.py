@@ -51,3 +51,34 @@ def test_a_help_text_without_a_translation_fails_the_build(monkeypatch: pytest.M
     with pytest.raises(KeyError, match="nothing would change"):
         hook.render_exit_codes("zh")
     assert "print the evidence" in hook.render_cli_reference("en")
+
+
+def api_hook() -> ModuleType:
+    path = ROOT / "docs" / "hooks" / "api_zh.py"
+    spec = importlib.util.spec_from_file_location("api_zh_hook", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_object_of_the_api_page_has_a_chinese_summary(built_site: Path) -> None:
+    hook = api_hook()
+    english = (built_site / "migrator/reference/api/index.html").read_text(encoding="utf-8")
+    chinese = (built_site / "zh/migrator/reference/api/index.html").read_text(encoding="utf-8")
+    shown = hook.documented(english)
+    assert len(shown) > 30
+    assert sorted(shown) == sorted(hook.SUMMARIES), "summaries missing or for objects gone"
+    assert chinese.count('class="zh-summary"') == len(shown)
+    # the English docstrings are marked as English, the section titles are Chinese
+    assert chinese.count('<div lang="en" class="doc doc-contents') == len(shown)
+    assert "参数：" in chinese and "Parameters:" not in chinese
+    assert hook.SUMMARIES["migrator.api.check_file"][:10] in chinese
+
+
+def test_an_object_without_a_summary_fails_the_build(built_site: Path) -> None:
+    hook = api_hook()
+    english = (built_site / "migrator/reference/api/index.html").read_text(encoding="utf-8")
+    del hook.SUMMARIES["migrator.api.fix_text"]
+    with pytest.raises(KeyError, match=r"migrator\.api\.fix_text"):
+        hook.translate(english)
