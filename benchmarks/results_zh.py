@@ -106,6 +106,13 @@ def label(text: str) -> str:
     return LABELS[text]
 
 
+def anchor(heading: str) -> str:
+    """``{#slug}``: the anchor the English heading gets (as Markdown's toc makes it), so links
+    into the tables work in both languages."""
+    slug = re.sub(r"[^\w\s-]", "", heading.lower()).strip()
+    return "{#" + re.sub(r"[-\s]+", "-", slug) + "}"
+
+
 def to_chinese(markdown: str) -> str:
     """``results.md`` in Chinese, line for line (a paragraph becomes one line)."""
     out: list[str] = []
@@ -132,10 +139,12 @@ def to_chinese(markdown: str) -> str:
             out.append(f"测量环境：{machine}。")
         elif match := _SIZE.fullmatch(line):
             flush()
-            out.append(f"### {match.group('messages')} 条消息（{match.group('mb')} MB）")
+            out.append(
+                f"### {match.group('messages')} 条消息（{match.group('mb')} MB） {anchor(line[4:])}"
+            )
         elif line.startswith("### "):
             flush()
-            out.append("### " + label(line[4:]))
+            out.append("### " + label(line[4:]) + " " + anchor(line[4:]))
         elif not line.strip():
             flush()
             out.append("")
