@@ -16,7 +16,7 @@ Usage:
     python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR] [--plot FILE]
     python benchmarks/run.py --replot      # redraw the plot from an earlier results.json
 
-Writes ``results.json`` and ``results.md`` to ``--out`` (default
+Writes ``results.json``, ``results.md`` and its Chinese ``results.zh.md`` to ``--out`` (default
 ``benchmarks/results``) and the plot to ``docs/assets/performance/scaling.svg``;
 the docs' Performance page shows both. Prints the Markdown table.
 """
@@ -497,6 +497,9 @@ def main() -> None:
     table = markdown(all_results, all_ratios, jobs, startup, machine)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.md").write_text(table, encoding="utf-8")
+    from results_zh import to_chinese  # benchmarks/ is this script's folder
+
+    (args.out / "results.zh.md").write_text(to_chinese(table), encoding="utf-8")
     args.plot.parent.mkdir(parents=True, exist_ok=True)
     args.plot.write_text(svg(all_results), encoding="utf-8")
     document = {

@@ -29,9 +29,9 @@ HELP_WIDTH = "88"
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs: Any) -> str:
     if CLI_MARKER in markdown:
-        markdown = markdown.replace(CLI_MARKER, render_cli_reference())
+        markdown = markdown.replace(CLI_MARKER, render_cli_reference(_language(page)))
     if EXIT_CODES_MARKER in markdown:
-        markdown = markdown.replace(EXIT_CODES_MARKER, render_exit_codes())
+        markdown = markdown.replace(EXIT_CODES_MARKER, render_exit_codes(_language(page)))
     if RULES_MARKER in markdown:
         markdown = markdown.replace(RULES_MARKER, render_rules_reference(_language(page)))
     return RUN_MARKER.sub(lambda match: render_run(match.group("options"), match.group("argv")), markdown)
@@ -78,30 +78,74 @@ def render_run(options_text: str, argv_text: str) -> str:
 # --- exit codes ------------------------------------------------------------------------
 
 
-def render_exit_codes() -> str:
+# The column headings of the generated tables, per language.
+_HEADINGS = {
+    "en": {"code": "code", "meaning": "meaning", "argument": "argument", "default": "default"},
+    "zh": {"code": "退出码", "meaning": "含义", "argument": "参数", "default": "默认值"},
+}
+
+
+def _translator(lang: str) -> Any:
+    """``text -> text`` in ``lang`` from the CLI's catalogue; a missing text fails the build."""
+    from migrator.cli.translations import catalogue
+
+    known = catalogue(lang)
+    if lang == "en":
+        return lambda text: text
+
+    def tr(text: str) -> str:
+        if text not in known:
+            raise KeyError(
+                f"no {lang} translation of {text!r}: add it to migrator/cli/help_{lang}.py"
+            )
+        return known[text]
+
+    return tr
+
+
+def render_exit_codes(lang: str = "en") -> str:
     """The exit-code table, from ``migrator.engine.exitcodes.EXIT_CODES`` (what the commands return)."""
     from migrator.engine.exitcodes import COMMANDS, EXIT_CODES, RELAYED_STATUS
 
+    tr, head = _translator(lang), _HEADINGS[lang]
     lines = [
-        "| code | meaning | " + " | ".join(f"`{c}`" for c in COMMANDS) + " |",
+        f"| {head['code']} | {head['meaning']} | " + " | ".join(f"`{c}`" for c in COMMANDS) + " |",
         "| --- | --- | " + " | ".join("---" for _ in COMMANDS) + " |",
     ]
     for exit_code in EXIT_CODES:
-        cells = [_cell(exit_code.for_command(command) or "—") for command in COMMANDS]
-        lines.append(f"| {exit_code.code} | {_cell(exit_code.meaning)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n\n" + RELAYED_STATUS + "\n"
+        cells = [
+            _cell(tr(meaning)) if (meaning := exit_code.for_command(command)) else "—"
+            for command in COMMANDS
+        ]
+        lines.append(
+            f"| {exit_code.code} | {_cell(tr(exit_code.meaning))} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines) + "\n\n" + tr(RELAYED_STATUS) + "\n"
 
 
 # --- CLI -------------------------------------------------------------------------------
 
 
-def render_cli_reference() -> str:
+def render_cli_reference(lang: str = "en") -> str:
+    """Each command's help as ``--help`` prints it and its argument table, in ``lang``.
+
+    The Chinese page is rendered from the parser localized with the CLI's own catalogue
+    (``migrator/cli/help_zh.py``), the same help ``mcp-transcripts --help`` shows in a
+    Chinese locale; a text without a translation fails the build.
+    """
     from migrator.cli import build_parser
+    from migrator.cli.translations import missing
 
     parser = build_parser()
-    parts = [_render_parser(parser, parser.prog, level=2)]
+    untranslated = missing(parser, lang) if lang != "en" else []
+    if untranslated:
+        raise KeyError(
+            f"no {lang} translation of {untranslated!r}: add them to migrator/cli/help_{lang}.py"
+        )
+    parser = build_parser(lang)
+    parts = [_render_parser(parser, parser.prog, level=2, lang=lang)]
     for name, sub in _subcommands(parser):
-        parts.append(_render_parser(sub, f"{parser.prog} {name}", level=2))
+        parts.append(_render_parser(sub, f"{parser.prog} {name}", level=2, lang=lang))
     return "\n\n".join(parts) + "\n"
 
 
@@ -115,7 +159,9 @@ def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argpars
                     yield name, sub
 
 
-def _render_parser(parser: argparse.ArgumentParser, title: str, level: int) -> str:
+def _render_parser(
+    parser: argparse.ArgumentParser, title: str, level: int, lang: str = "en"
+) -> str:
     anchor = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
     lines = [f"{'#' * level} `{title}` {{#{anchor}}}", ""]
     if parser.description:
@@ -123,7 +169,12 @@ def _render_parser(parser: argparse.ArgumentParser, title: str, level: int) -> s
     lines += ["```text", _format_help(parser).rstrip(), "```", ""]
     rows = [_option_row(parser, action) for action in parser._actions if _documented(action)]
     if rows:
-        lines += ["| argument | default | meaning |", "| --- | --- | --- |", *rows]
+        head = _HEADINGS[lang]
+        lines += [
+            f"| {head['argument']} | {head['default']} | {head['meaning']} |",
+            "| --- | --- | --- |",
+            *rows,
+        ]
     return "\n".join(lines)
 
 

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from migrator import __version__
+from migrator.cli.translations import EXIT_CODES_HEADING_EN, exit_code_lines
 from migrator.engine.exitcodes import BROKEN_PIPE as EXIT_BROKEN_PIPE
 from migrator.engine.exitcodes import ERROR as EXIT_ERROR
-from migrator.engine.exitcodes import EXIT_CODES
 from migrator.engine.exitcodes import INTERRUPTED as EXIT_INTERRUPTED
 from migrator.errors import MigratorError
 
@@ -29,33 +29,9 @@ Find and fix MCP tools/call input-validation errors that are still sent as
 JSON-RPC protocol errors (SEP-1303, protocol 2025-11-25), in recorded transcripts."""
 
 
-def _exit_code_lines() -> str:
-    """The exit codes per command, from the table the commands and the docs share.
-
-    Each meaning is cut at its first ";" so a command fits a few lines; the CLI reference
-    has the whole table.
-    """
-    import textwrap
-
-    out = []
-    for command in ("check", "fix", "fix --diff"):
-        parts = []
-        for exit_code in EXIT_CODES[:3]:
-            meaning = exit_code.for_command(command)
-            if meaning:
-                parts.append(f"{exit_code.code} {meaning.split(';')[0].replace('`', '')}")
-        out.append(f"{command:<11} " + ", ".join(parts))
-    signals = [f"{c.code} {c.meaning.split(':')[0].split(';')[0]}" for c in EXIT_CODES[3:]]
-    out.append("any         " + ", ".join(signals).replace("`", ""))
-    return "".join(
-        textwrap.fill(line, width=88, initial_indent="  ", subsequent_indent=" " * 14) + "\n"
-        for line in out
-    )
-
-
 EPILOG = f"""\
-exit codes (the whole table: the CLI reference):
-{_exit_code_lines()}
+{EXIT_CODES_HEADING_EN}
+{exit_code_lines()}
 examples:
   mcp-transcripts check traces/
   mcp-transcripts fix --diff traces/session.jsonl
@@ -63,8 +39,13 @@ examples:
   mcp-transcripts explain MCP101"""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The real argument parser (the docs' CLI reference is generated from it)."""
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The real argument parser (the docs' CLI reference is generated from it).
+
+    Args:
+        lang: the language of the help texts: ``en``, or ``zh`` for the translations of
+            :mod:`migrator.cli.help_zh` (a text without one stays English).
+    """
     from migrator.cli.commands import command_modules
     from migrator.cli.io import formatter
 
@@ -80,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
         )
         module.configure(sub)
         sub.set_defaults(handler=module.run)
+    if lang != "en":
+        from migrator.cli.translations import localize
+
+        localize(parser, lang)
     return parser
 
 
@@ -89,12 +74,17 @@ def main(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    lang: str = "en",
 ) -> int:
-    """Run the CLI; returns the exit code (never calls ``sys.exit`` itself)."""
+    """Run the CLI; returns the exit code (never calls ``sys.exit`` itself).
+
+    ``lang`` is the language of ``--help`` (``en`` or ``zh``); findings, errors and
+    reports are English whatever it says.
+    """
     from migrator.cli.io import IO
 
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
-    parser = build_parser()
+    parser = build_parser(lang)
     try:
         # argparse prints help, --version and usage errors itself: to our streams.
         with contextlib.redirect_stdout(io.stdout), contextlib.redirect_stderr(io.stderr):
@@ -125,6 +115,9 @@ def main(
 def console() -> int:
     """The ``mcp-transcripts`` console script: :func:`main`, quiet when the reader goes away.
 
+    ``--help`` is in Chinese when the locale is (``LC_ALL``, ``LC_MESSAGES`` or ``LANG``
+    starting with ``zh``).
+
     ``mcp-transcripts check traces/ | head`` closes the pipe early; like ``cat`` or
     ``grep``, stop without a traceback and with the status a shell gives SIGPIPE.
     """
@@ -135,8 +128,10 @@ def console() -> int:
     if (sys.stdout.encoding or "").lower().replace("-", "") == "utf8":
         with contextlib.suppress(AttributeError, ValueError):
             sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
+    from migrator.cli.translations import help_language
+
     try:
-        code = main()
+        code = main(lang=help_language(os.environ))
         sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write(

@@ -220,11 +220,13 @@ def test_chinese_headings_get_the_english_ascii_anchors(built_site: Path) -> Non
 
 
 def test_chinese_pages_with_an_english_body_say_so(built_site: Path) -> None:
+    # The CLI reference is Chinese throughout (tests/docs/test_translated_references.py);
+    # the API reference keeps the code's English docstrings under Chinese summaries.
+    notes = (ENGLISH_BODY_NOTE, "本页部分内容为英文", "文档字符串为英文原文")
     for page in [
-        "migrator/reference/cli",
         "migrator/reference/api",
         "migrator/reference/rules/mcp101",
     ]:
         html = (built_site / "zh" / page / "index.html").read_text(encoding="utf-8")
         article = html[html.index("<article") :]
-        assert ENGLISH_BODY_NOTE in article[:3000] or "本页部分内容为英文" in article[:3000], page
+        assert any(note in article[:3000] for note in notes), page
