@@ -209,8 +209,8 @@ def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
     """
     from mkdocs.structure.files import File
 
-    from migrator.rules.registry import all_rules
     from migrator.rules.page import LANGUAGES, page_path
+    from migrator.rules.registry import all_rules
 
     for rule in all_rules():
         for lang in LANGUAGES:
@@ -225,8 +225,8 @@ def on_page_read_source(page: Any, config: Any, **kwargs: Any) -> str | None:
     found = _RULE_PAGES.get(page.file.src_uri)
     if found is None:
         return None
-    from migrator.rules.registry import get_rule
     from migrator.rules.page import render_page
+    from migrator.rules.registry import get_rule
 
     code, lang = found
     return render_page(get_rule(code), lang)
