@@ -19,7 +19,11 @@ RULES_MARKER = "<!-- mcp-transcripts:rules-reference -->"
 EXIT_CODES_MARKER = "<!-- mcp-transcripts:exit-codes -->"
 # <!-- mcp-transcripts:run lang=json pick=runs.0.results.0 lines=3 :: check --format sarif FILE -->
 # runs the real CLI (from the repository root) while the site builds and shows what it
-# printed: the output on the page is the tool's, never pasted.
+# printed: the output on the page is the tool's, never pasted. Options: lang (the fence's
+# language), pick (a path into JSON output), lines (keep the first N lines), stream
+# (stdout, the default; stderr; or both: standard output, then standard error, as a
+# terminal shows a run whose summary comes last) and exit (the exit code the run must
+# end with, for a refusal such as exit=2; without it, 0 or 1).
 RUN_MARKER = re.compile(r"<!-- mcp-transcripts:run (?P<options>[^:]*?)\s*:: (?P<argv>.*?) -->")
 
 # The help text is rendered at a fixed width so the page does not depend on the terminal
@@ -60,9 +64,19 @@ def render_run(options_text: str, argv_text: str) -> str:
         code = main(argv, stdout=out, stderr=err)
     finally:
         os.chdir(cwd)
-    if code not in (0, 1):
-        raise RuntimeError(f"mcp-transcripts {argv_text} failed ({code}): {err.getvalue()}")
-    text = out.getvalue()
+    expected = {int(options["exit"])} if "exit" in options else {0, 1}
+    if code not in expected:
+        raise RuntimeError(
+            f"mcp-transcripts {argv_text} exited {code}, not {sorted(expected)}: {err.getvalue()}"
+        )
+    stream = options.get("stream", "stdout")
+    if stream not in ("stdout", "stderr", "both"):
+        raise ValueError(f"mcp-transcripts:run stream={stream}: stdout, stderr or both")
+    text = {
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "both": out.getvalue() + err.getvalue(),
+    }[stream]
     if "pick" in options:
         value = json.loads(text)
         for part in options["pick"].split("."):
@@ -246,8 +260,8 @@ def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
     """
     from mkdocs.structure.files import File
 
-    from migrator.rules.registry import all_rules
     from migrator.rules.page import LANGUAGES, page_path
+    from migrator.rules.registry import all_rules
 
     for rule in all_rules():
         for lang in LANGUAGES:
@@ -262,8 +276,8 @@ def on_page_read_source(page: Any, config: Any, **kwargs: Any) -> str | None:
     found = _RULE_PAGES.get(page.file.src_uri)
     if found is None:
         return None
-    from migrator.rules.registry import get_rule
     from migrator.rules.page import render_page
+    from migrator.rules.registry import get_rule
 
     code, lang = found
     return render_page(get_rule(code), lang)
