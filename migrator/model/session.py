@@ -355,7 +355,8 @@ class SessionTracker:
         if pending is None:
             notes.append(f"no request with id {display(message.id)} is in flight")
             return Exchange(None, message, None, None, self.session, notes)
-        notes[:0] = pending.message.notes
+        # A reader that makes both halves from one record gives both the same notes: once each.
+        notes[:0] = [note for note in pending.message.notes if note not in notes]
         exchange = Exchange(
             pending.message, message, pending.method, pending.direction, pending.session, notes
         )

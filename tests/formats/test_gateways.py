@@ -394,3 +394,13 @@ def test_hostile_gateway_records_never_crash() -> None:
             fix_text(text, "x.log")
         except MigratorError as exc:
             assert exc.line is None or exc.line >= 1
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in GATEWAYS.rglob("*") if p.is_file() and p.name != "README.md")
+)
+def test_no_finding_repeats_an_evidence_line(path: Path) -> None:
+    # A reader that makes request and answer from one record notes its gaps on both halves;
+    # the finding says each once.
+    for finding in check_file(path).findings:
+        assert len(finding.evidence) == len(set(finding.evidence)), (finding.code, finding.evidence)
