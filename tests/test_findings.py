@@ -83,3 +83,28 @@ def test_packed_reports_match_across_files_and_formats(
     document = json.loads(expected["json"].out)
     paths = [f["path"] for f in document["findings"]]
     assert paths == sorted(paths) and document["summary"]["findings"] > 10
+
+
+@given(st.lists(st.integers(1, 50), max_size=40), st.lists(st.integers(1, 50), max_size=40))
+def test_blocks_taken_from_one_list_and_adopted_by_another_keep_findings_counts_and_order(
+    first: list[int], second: list[int]
+) -> None:
+    # How -j N hands a stretch's findings to the file's report: packed blocks, never unpacked.
+    FindingList.BLOCK = 3
+    try:
+        head = FindingList(finding(n) for n in first)
+        worker = FindingList()
+        moved = []
+        for n in second:
+            worker.append(finding(n))
+            moved += worker.take_packed()
+        moved += worker.take_packed(all_of_it=True)
+        assert len(worker) == 0 and not worker and list(worker) == []
+        for block in moved:
+            head.adopt(block)
+        items = [finding(n) for n in first + second]
+        assert list(head) == items and len(head) == len(items)
+        assert head.kinds() == FindingList(items).kinds()
+        assert list(head.in_order()) == sorted(items)
+    finally:
+        FindingList.BLOCK = 2048

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from migrator.api import check_file, fix_file
-from migrator.engine import stretches
+from migrator.engine import runner, stretches
 from migrator.engine.options import Mode
 from migrator.engine.pipeline import Options
 from migrator.errors import InputError
+from migrator.model.findings import FindingList
 from tests.conftest import ROOT, run_cli
 
 
@@ -132,3 +134,44 @@ def test_a_file_without_sessions_to_cut_runs_in_one_process(
     )
     assert len(stretches.stretches(str(path), 2)) == 1
     assert stretches.split_run(str(path), Options(), 2, None) is None
+
+
+def test_findings_stream_back_in_blocks_and_leave_no_spool(
+    transcript: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Small blocks: every stretch hands back many packed blocks, adopted unopened in file order.
+    monkeypatch.setattr(FindingList, "BLOCK", 7)
+    spools = tmp_path / "spools"
+    spools.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spools))
+    one = check_file(transcript)
+    many = stretches.run_split(str(transcript), Options(), 3)
+    assert len(one.findings) > 3 * 7
+    assert list(many.findings) == list(one.findings)
+    assert many.findings.kinds() == one.findings.kinds()
+    assert list(many.findings.in_order()) == list(one.findings.in_order())
+    assert list(spools.iterdir()) == []
+
+
+def test_auto_cuts_one_file_from_the_size_that_pays(
+    transcript: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut: list[int] = []
+
+    def recording(path: str, options: Options, jobs: int, backup: str | None) -> object:
+        cut.append(jobs)
+        return real_split_run(path, options, jobs, backup)
+
+    real_split_run = stretches.split_run
+    monkeypatch.setattr(stretches, "split_run", recording)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    size = transcript.stat().st_size
+    monkeypatch.setattr(runner, "SPLIT_MIN_BYTES", size + 1)
+    alone = runner.run([str(transcript)], Options())  # jobs=None: -j auto
+    assert cut == []
+    monkeypatch.setattr(runner, "SPLIT_MIN_BYTES", size)
+    split = runner.run([str(transcript)], Options())
+    assert cut == [2]
+    assert split.findings == alone.findings and split.messages == alone.messages
+    runner.run([str(transcript)], Options(), jobs=1)  # -j 1 never cuts
+    assert cut == [2]

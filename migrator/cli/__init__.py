@@ -39,12 +39,15 @@ examples:
   mcp-transcripts explain MCP101"""
 
 
-def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+def build_parser(lang: str = "en", only: str | None = None) -> argparse.ArgumentParser:
     """The real argument parser (the docs' CLI reference is generated from it).
 
     Args:
         lang: the language of the help texts: ``en``, or ``zh`` for the translations of
             :mod:`migrator.cli.help_zh` (a text without one stays English).
+        only: configure only this command's options (the others are listed with their
+            help line): what the command line does, so that ``check`` does not import
+            what ``probe`` or ``proxy`` need to describe their options.
     """
     from migrator.cli.commands import command_modules
     from migrator.cli.io import formatter
@@ -59,7 +62,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         sub = commands.add_parser(
             module.NAME, help=module.HELP, epilog=EPILOG, formatter_class=formatter()
         )
-        module.configure(sub)
+        if only is None or only == module.NAME:
+            module.configure(sub)
         sub.set_defaults(handler=module.run)
     if lang != "en":
         from migrator.cli.translations import localize
@@ -84,7 +88,11 @@ def main(
     from migrator.cli.io import IO
 
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
-    parser = build_parser(lang)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if _asks_for_version(arguments):  # answered before any command module is imported
+        io.stdout.write(f"mcp-transcripts {__version__}\n")
+        return 0
+    parser = build_parser(lang, only=_command_named(arguments))
     try:
         # argparse prints help, --version and usage errors itself: to our streams.
         with contextlib.redirect_stdout(io.stdout), contextlib.redirect_stderr(io.stderr):
@@ -110,6 +118,21 @@ def main(
         )
         return EXIT_ERROR
     return code
+
+
+def _asks_for_version(arguments: Sequence[str]) -> bool:
+    """Whether argparse would answer ``--version`` (it comes before the command and ``-h``)."""
+    for argument in arguments:
+        if not argument.startswith("-") or argument in ("-h", "--help"):
+            return False
+        if len(argument) > 2 and "--version".startswith(argument):  # argparse takes --vers too
+            return True
+    return False
+
+
+def _command_named(arguments: Sequence[str]) -> str | None:
+    """The command the arguments run: the first one that is not an option (top-level options take no value)."""
+    return next((argument for argument in arguments if not argument.startswith("-")), None)
 
 
 def console() -> int:

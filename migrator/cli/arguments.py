@@ -112,9 +112,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=_positive,
+        type=_jobs,
         metavar="N",
-        help="worker processes: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (default: the number of cores when there are several files and over 16 MB to read, else 1)",
+        help="worker processes, or auto: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (auto, the default: one per core when there are several files and over 16 MB to read, or one wire transcript of 64 MB or more; else 1)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     parser.add_argument(
@@ -123,6 +123,11 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also say which configuration is used, and for each file its format, messages and findings",
     )
+
+
+def _jobs(text: str) -> int | None:
+    """``-j``: a number of processes, or ``auto`` (``None``: the runner decides by the input)."""
+    return None if text == "auto" else _positive(text)
 
 
 def _positive(text: str) -> int:

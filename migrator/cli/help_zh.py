@@ -89,7 +89,7 @@ TEXTS: dict[str, str] = {
     "the path to report for '-'": "为 '-' 报告的路径",
     "the configuration file (default: the nearest .mcp-transcripts.yaml, or pyproject.toml with [tool.mcp-transcripts], from the current folder up)": "配置文件（默认：从当前文件夹向上最近的 .mcp-transcripts.yaml，或带有 [tool.mcp-transcripts] 的 pyproject.toml）",
     "a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)": "分成两个文件的 stdio 抓包：客户端写的和服务器写的，按时间或因果关系合并（可重复；fix 只改写 S2C_FILE）",
-    "worker processes: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (default: the number of cores when there are several files and over 16 MB to read, else 1)": "工作进程数：多个文件并行处理，一个大的线路记录在各会话开始处切成几段并行处理（默认：有多个文件且要读的内容超过 16 MB 时为 CPU 核数，否则为 1）",
+    "worker processes, or auto: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (auto, the default: one per core when there are several files and over 16 MB to read, or one wire transcript of 64 MB or more; else 1)": "工作进程数，或 auto：多个文件并行处理，一个大的线路记录在各会话开始处切成几段并行处理（auto 为默认值：有多个文件且要读的内容超过 16 MB 时，或只有一个 64 MB 及以上的线路记录时，每个 CPU 核一个进程；否则为 1）",
     "no summary line": "不输出摘要行",
     "also say which configuration is used, and for each file its format, messages and findings": "另外说明使用了哪个配置，以及每个文件的格式、消息和发现",
     "how to print findings (default: text)": "如何输出发现（默认：text）",

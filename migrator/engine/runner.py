@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PARALLEL_MIN_BYTES",
+    "SPLIT_MIN_BYTES",
     "FileDone",
     "FileTask",
     "SpooledDiff",
@@ -43,6 +44,13 @@ __all__ = [
 
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 """Below this much input, starting worker processes costs more than it saves."""
+
+SPLIT_MIN_BYTES = 64 * 1024 * 1024
+"""With ``jobs=None`` (``-j auto``), one file this large is cut into a stretch per core.
+
+Below it, the parent's pass over the file (finding the cuts, counting the lines
+before each) and starting the workers take a large share of what a second core
+saves; ``-j N`` cuts smaller files too (from 8 MB)."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +178,8 @@ def run(
         config: the configuration: its ``include``, ``exclude`` and
             ``per-file-ignores`` apply (default: none).
         pairs: two-file captures ``(client->server, server->client)``, instead of ``paths``.
-        jobs: worker processes (default: ``jobs_for`` decides: the cores, when there is much to read).
+        jobs: worker processes (default: ``jobs_for`` decides: the cores, when there is much to
+            read; one file of :data:`SPLIT_MIN_BYTES` or more is cut into a stretch per core).
         backup: in fix mode, keep each original as its path plus this suffix.
         stdin: the stream ``-`` reads (default: ``sys.stdin``).
         stdin_name: the path to report for ``-``.
@@ -312,10 +321,29 @@ def _run_pairs(
 def _split(
     task: FileTask, path: Path, jobs: int | None
 ) -> tuple[FileReport | MigratorError, str, float] | None:
-    """One large wire file cut at its session starts, on ``jobs`` processes (or ``None``)."""
+    """One large wire file cut at its session starts, on ``jobs`` processes (or ``None``).
+
+    With ``jobs`` ``None`` (``-j auto``) only a file of :data:`SPLIT_MIN_BYTES` or
+    more is cut, into a stretch per core; a small file is decided here, before
+    the machinery of worker processes is imported.
+    """
+    parts = jobs if jobs is not None else _cores_for_one(path)
+    if parts < 2 or task.options.mode is Mode.DIFF:
+        return None
     from migrator.engine.stretches import split_run
 
-    return split_run(str(path), task.options, jobs, task.backup)
+    return split_run(str(path), task.options, parts, task.backup)
+
+
+def _cores_for_one(path: Path) -> int:
+    cores = os.cpu_count() or 1
+    if cores < 2:
+        return 1
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return 1  # unreadable: the usual path words the error
+    return cores if size >= SPLIT_MIN_BYTES else 1
 
 
 def _run_paths(

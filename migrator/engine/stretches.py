@@ -15,6 +15,13 @@ same pass counts lines, so every worker numbers its lines as the whole file
 does and its findings (and the evidence lines that cite other lines) read
 the same. A file with no such line past its start runs in one process.
 
+Findings stream back in order and are never gathered whole in a worker: a
+worker packs them in blocks as they come (see
+:class:`~migrator.model.findings.PackedFindings`) and appends each block to a
+spool file of its stretch; the parent takes the stretches in file order and
+adds each block, unopened, to the file's report. So the parent does no work
+per finding, and memory holds one block per process.
+
 A fix is written only when every stretch has succeeded: the workers write
 their stretch to temporary files beside the target, the parent joins them
 into one atomic replacement. A worker that dies (killed, out of memory)
@@ -24,6 +31,7 @@ makes the file an error naming it; nothing is written.
 from __future__ import annotations
 
 import contextlib
+import pickle
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -34,7 +42,8 @@ from pathlib import Path
 
 from migrator.engine.pipeline import FileReport, Mode, Options, Pipeline
 from migrator.errors import InputError, MigratorError
-from migrator.fix.writer import part_path, replace_file, resolve_target
+from migrator.fix.writer import part_path, replace_file, resolve_target, spool_file
+from migrator.model.findings import FindingList, PackedFindings
 from migrator.model.jsonrpc import envelope_message
 from migrator.model.source import ENCODING, ERRORS, iter_lines, refuse_non_text
 from migrator.model.units import Kind
@@ -44,6 +53,7 @@ from migrator.readers.wire import WireReader, wire_unit
 # Below this size a stretch costs more to hand over than it saves.
 MIN_STRETCH_BYTES = 4 * 1024 * 1024
 _BLOCK = 1 << 20
+_SPILL_EVERY = 4096  # lines between looks at whether a block of findings is full
 
 
 @dataclass(frozen=True)
@@ -103,24 +113,51 @@ def splittable(path: str, options: Options) -> bool:
     return isinstance(detect(head, options.input_format).reader, WireReader)
 
 
-def _run_stretch(path: str, stretch: Stretch, options: Options, output: str | None) -> FileReport:
-    """Check (or fix, writing to ``output``) one stretch; runs in a worker."""
+def _run_stretch(
+    path: str, stretch: Stretch, options: Options, output: str | None, spool: str
+) -> FileReport:
+    """Check (or fix, writing to ``output``) one stretch; runs in a worker.
+
+    Its findings go to ``spool`` in packed blocks as they come; the report
+    that comes back holds the counts, not the findings.
+    """
     report = FileReport(path, line_for_line=True)
+    findings = report.findings
     pipeline = Pipeline(path, options, report)
     line_no = stretch.first_line
-    with Path(path).open("rb") as stream, contextlib.ExitStack() as stack:
+    with (
+        Path(path).open("rb") as stream,
+        Path(spool).open("wb") as spill,
+        contextlib.ExitStack() as stack,
+    ):
         out = stack.enter_context(Path(output).open("wb")) if output is not None else None
         stream.seek(stretch.start)
         remaining = stretch.end - stretch.start
+        handle = pipeline.handle
         for raw in stream:
             remaining -= len(raw)
-            text = pipeline.handle(wire_unit(raw.decode(ENCODING, ERRORS), line_no))
+            text = handle(wire_unit(raw.decode(ENCODING, ERRORS), line_no))
             if out is not None:
                 out.write(text.encode(ENCODING, ERRORS))
             line_no += 1
             if remaining <= 0:
                 break
+            if not line_no % _SPILL_EVERY:
+                for block in findings.take_packed():
+                    pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
+        for block in findings.take_packed(all_of_it=True):
+            pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
+    report.findings = FindingList()
     return report
+
+
+def _spooled(spool: str) -> Iterator[PackedFindings]:
+    with Path(spool).open("rb") as spill:
+        while True:
+            try:
+                yield pickle.load(spill)
+            except EOFError:
+                return
 
 
 def run_split(path: str, options: Options, jobs: int, *, backup: str | None = None) -> FileReport:
@@ -142,14 +179,20 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
     if fixing:
         real, snapshot = resolve_target(path)
         outputs = [str(part_path(real, index)) for index in range(len(pieces))]
+    spools = [str(spool_file(".findings")) for _ in pieces]
     try:
         try:
             with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
                 futures = [
-                    pool.submit(_run_stretch, path, piece, options, output)
-                    for piece, output in zip(pieces, outputs, strict=True)
+                    pool.submit(_run_stretch, path, piece, options, output, spool)
+                    for piece, output, spool in zip(pieces, outputs, spools, strict=True)
                 ]
-                reports = [future.result() for future in futures]
+                reports = []
+                for future, spool in zip(futures, spools, strict=True):  # in file order
+                    reports.append(future.result())
+                    for block in _spooled(spool):
+                        head.findings.adopt(block)
+                    Path(spool).unlink()
         except BrokenProcessPool as exc:
             raise InputError(
                 "a worker process died (killed or out of memory); nothing written", path=path
@@ -159,7 +202,6 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
                 exc.path = path
             raise
         for report in reports:
-            head.findings += report.findings
             head.messages += report.messages
             head.not_jsonrpc += report.not_jsonrpc
             head.unreadable += report.unreadable
@@ -172,10 +214,10 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
             assert real is not None and snapshot is not None
             replace_file(real, snapshot, _read_all(outputs), backup)
     finally:
-        for output in outputs:
-            if output is not None:
+        for leftover in [*outputs, *spools]:
+            if leftover is not None:
                 with contextlib.suppress(OSError):
-                    Path(output).unlink()
+                    Path(leftover).unlink()
     return head
 
 

@@ -243,6 +243,14 @@ def part_path(target: Path, index: int) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}.part{index}{TEMPORARY_SUFFIX}")
 
 
+def spool_file(suffix: str) -> Path:
+    """A new empty file of ours in the system's temporary folder, for data that is written,
+    read back and removed, never moved into place (a worker's findings, handed to the parent)."""
+    handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=suffix)
+    os.close(handle)
+    return Path(name)
+
+
 def write_file(target: str | Path, chunks: Iterable[bytes]) -> Path:
     """Write a whole new file (or replace one) atomically: all of it, or nothing.
 

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import pairwise
 from typing import Any
 
 
@@ -82,6 +83,40 @@ CountKey = tuple[str, Severity, "FixSafety | None"]
 """What a summary counts a finding by: its code, severity and fix safety."""
 
 
+@dataclass(frozen=True)
+class PackedFindings:
+    """A block of findings as :class:`FindingList` keeps it: pickled and compressed.
+
+    What a list needs to know of the block (its counts, its first and last
+    finding, whether it is sorted) travels with it, so a list can take it over
+    without unpacking it: how ``-j N`` hands a stretch's findings from a worker
+    process to the file's report.
+    """
+
+    data: bytes
+    kinds: Counter[CountKey]
+    first: Finding
+    last: Finding
+    in_order: bool
+
+    @classmethod
+    def pack(cls, findings: list[Finding]) -> PackedFindings:
+        """Pack a non-empty list of findings."""
+        in_order = all(a <= b for a, b in pairwise(findings))
+        return cls(
+            zlib.compress(pickle.dumps(findings, pickle.HIGHEST_PROTOCOL), 1),
+            Counter((f.code, f.severity, f.fixable) for f in findings),
+            findings[0],
+            findings[-1],
+            in_order,
+        )
+
+    def unpack(self) -> list[Finding]:
+        """The findings of the block, in their order."""
+        found: list[Finding] = pickle.loads(zlib.decompress(self.data))
+        return found
+
+
 class FindingList:
     """The findings of one file, in the order they were found, packed as they grow.
 
@@ -95,12 +130,13 @@ class FindingList:
     It behaves as a read-mostly sequence: append, extend, iterate, ``len``,
     compare with a list. Indexing unpacks everything and is meant for tests
     and small files. What summaries count (:meth:`kinds`) is kept as findings
-    come, so counting never unpacks.
+    come, so counting never unpacks. Packed blocks can be taken out
+    (:meth:`take_packed`) and added to another list (:meth:`adopt`) unopened.
     """
 
     BLOCK = 2048
     __slots__ = ("_blocks", "_in_order", "_kinds", "_last", "_tail")
-    _blocks: list[bytes]  # full blocks, pickled and compressed
+    _blocks: list[PackedFindings]  # full blocks (and adopted ones)
     _tail: list[Finding]  # the block being filled
     _kinds: Counter[CountKey]  # findings by code, severity and fix safety
     _in_order: bool  # appended in sorted order, so reports need not sort
@@ -118,7 +154,7 @@ class FindingList:
         self._tail.append(finding)
         self._kinds[finding.code, finding.severity, finding.fixable] += 1
         if len(self._tail) >= self.BLOCK:
-            self._blocks.append(zlib.compress(pickle.dumps(self._tail, pickle.HIGHEST_PROTOCOL), 1))
+            self._blocks.append(PackedFindings.pack(self._tail))
             self._tail = []
 
     def extend(self, findings: Iterable[Finding]) -> None:
@@ -138,6 +174,31 @@ class FindingList:
         self._in_order = True
         self._last = None
 
+    def take_packed(self, *, all_of_it: bool = False) -> list[PackedFindings]:
+        """Take the full blocks out of the list (with ``all_of_it``, the findings not yet packed too).
+
+        What is taken no longer counts in this list; the findings still to
+        come go on counting, in order, after the ones taken.
+        """
+        if all_of_it and self._tail:
+            self._blocks.append(PackedFindings.pack(self._tail))
+            self._tail = []
+        taken, self._blocks = self._blocks, []
+        for block in taken:
+            self._kinds -= block.kinds
+        return taken
+
+    def adopt(self, block: PackedFindings) -> None:
+        """Add the findings of a packed block after the ones already here, without unpacking it."""
+        if self._tail:  # keep the order: what is here goes before the block
+            self._blocks.append(PackedFindings.pack(self._tail))
+            self._tail = []
+        if not block.in_order or (self._last is not None and block.first < self._last):
+            self._in_order = False
+        self._blocks.append(block)
+        self._kinds += block.kinds
+        self._last = block.last
+
     def kinds(self) -> Counter[CountKey]:
         """How many findings there are of each (code, severity, fix safety)."""
         return Counter(self._kinds)
@@ -148,14 +209,14 @@ class FindingList:
 
     def __iter__(self) -> Iterator[Finding]:
         for block in self._blocks:
-            yield from pickle.loads(zlib.decompress(block))
+            yield from block.unpack()
         yield from self._tail
 
     def __len__(self) -> int:
         return self._kinds.total()
 
     def __bool__(self) -> bool:
-        return self._last is not None
+        return bool(self._blocks or self._tail)
 
     def __getitem__(self, index: int | slice) -> Any:
         return (self._tail if not self._blocks else list(self))[index]
@@ -172,11 +233,12 @@ class FindingList:
 
     def __getstate__(
         self,
-    ) -> tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]:
+    ) -> tuple[list[PackedFindings], list[Finding], Counter[CountKey], bool, Finding | None]:
         return self._blocks, self._tail, self._kinds, self._in_order, self._last
 
     def __setstate__(
-        self, state: tuple[list[bytes], list[Finding], Counter[CountKey], bool, Finding | None]
+        self,
+        state: tuple[list[PackedFindings], list[Finding], Counter[CountKey], bool, Finding | None],
     ) -> None:
         self._blocks, self._tail, self._kinds, self._in_order, self._last = state
 
