@@ -116,6 +116,15 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="worker processes, or auto: files run in parallel, and one large wire transcript is cut at its session starts into stretches that run in parallel (auto, the default: one per core when there are several files and over 16 MB to read, or one wire transcript of 64 MB or more; else 1)",
     )
+    parser.add_argument(
+        "--storage-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a keyword argument of the fsspec file system that reads PATHs given as URLs "
+        "(s3://, gs://, az://, abfs://, http(s)://; the cloud extra), e.g. "
+        "endpoint_url=http://127.0.0.1:9000 or anon=true; VALUE is read as JSON where it is "
+        "JSON (repeatable)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     parser.add_argument(
         "-v",
@@ -146,8 +155,10 @@ def overrides(args: argparse.Namespace, **command: Any) -> Overrides:
             (``mode``, ``fail_on``, ``unsafe_fixes``, ...).
     """
     from migrator.engine.config import Overrides
+    from migrator.readers.storage import parse_storage_option
 
     return Overrides(
+        storage_options=tuple(parse_storage_option(o) for o in args.storage_option or ()),
         config=args.config,
         select=Overrides.codes(args.select),
         ignore=Overrides.codes(args.ignore),

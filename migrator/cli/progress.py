@@ -30,6 +30,7 @@ def run_files(
     options: Options,
     *,
     backup: str | None = None,
+    output_dir: str | None = None,
     on_file: Callable[[FileDone], None] | None = None,
 ) -> RunResult:
     """Run the command over its paths, ``--pair`` captures or stdin; diffs and fixed stdin go to stdout.
@@ -54,6 +55,7 @@ def run_files(
             stdin=io.stdin,
             stdin_name=args.stdin_filename,
             out=io.stdout,
+            output_dir=output_dir,
             on_start=progress.start,
             on_file=progress.file_done if on_file is None else progress.also(on_file),
         )

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from migrator.engine.globs import glob_matcher
 from migrator.engine.results import DEFAULT_FAIL_ON
 from migrator.errors import UsageError
+from migrator.readers.storage import is_url, key_of
 
 if TYPE_CHECKING:
     from migrator.engine.options import Mode, Options
@@ -86,6 +87,7 @@ class Overrides:
     mcp_schemas: tuple[str, ...] = ()
     fail_on: str | None = None
     mode: Mode | None = None  # None: check
+    storage_options: tuple[tuple[str, str], ...] = ()  # --storage-option KEY=VALUE, in order
 
     @staticmethod
     def codes(values: Sequence[str] | None) -> tuple[str, ...] | None:
@@ -133,7 +135,12 @@ class Config:
         return _display(self.path) if self.path is not None else "none found, using the defaults"
 
     def relative(self, path: str | Path) -> str:
-        """``path`` relative to :attr:`root`, with ``/`` separators (may start with ``..``)."""
+        """``path`` relative to :attr:`root`, with ``/`` separators (may start with ``..``).
+
+        An object's URL is taken relative to its bucket: globs match its key.
+        """
+        if is_url(path):
+            return key_of(str(path))
         return Path(os.path.relpath(Path(path).absolute(), self.root)).as_posix()
 
     def ignored_codes(self, path: str | Path) -> tuple[str, ...]:
@@ -188,6 +195,7 @@ class Config:
             mcp_schemas=given.mcp_schemas,
             unknown_tool_patterns=self.unknown_tool_patterns,
             validation_patterns=self.validation_patterns,
+            storage_options=given.storage_options,
         )
 
     def narrow(self, options: Options, path: str | Path) -> Options:
@@ -213,7 +221,9 @@ class Config:
         given = overrides.fail_on if overrides is not None else None
         return given or self.fail_on or DEFAULT_FAIL_ON
 
-    def walk_filters(self) -> tuple[Callable[[Path], bool] | None, Callable[[Path], bool] | None]:
+    def walk_filters(
+        self,
+    ) -> tuple[Callable[[Path | str], bool] | None, Callable[[Path | str], bool] | None]:
         """``include`` and ``exclude`` as predicates on paths, for ``iter_transcripts``."""
         include = exclude = None
         if self.include is not None:
@@ -225,7 +235,7 @@ class Config:
         return include, exclude
 
 
-def _on_relative(config: Config, matches: Callable[[str], bool]) -> Callable[[Path], bool]:
+def _on_relative(config: Config, matches: Callable[[str], bool]) -> Callable[[Path | str], bool]:
     return lambda path: matches(config.relative(path))
 
 

@@ -26,14 +26,29 @@ from migrator.engine.config import LEGACY_YAML_NAME, PYPROJECT_NAME, YAML_NAME
 from migrator.engine.options import Mode, Options
 from migrator.engine.pipeline import Pipeline, process, process_units
 from migrator.engine.results import FileReport, FixOutcome, RunResult
-from migrator.errors import InputError, MigratorError, NotATranscriptError, UnsafeRewriteError
+from migrator.errors import (
+    InputError,
+    MigratorError,
+    NotATranscriptError,
+    UnsafeRewriteError,
+    UsageError,
+    WriteError,
+)
 from migrator.fix.diff import StreamingDiff, unified_diff
-from migrator.fix.writer import is_our_temporary, replace_file, resolve_target
+from migrator.fix.writer import (
+    gzipped,
+    is_our_temporary,
+    replace_file,
+    resolve_target,
+    write_file,
+    write_object,
+)
 from migrator.model.findings import FindingList
 from migrator.model.source import decode, encode, iter_lines, split_lines
 from migrator.readers import is_walked
 from migrator.readers.compressed import is_compressed, open_maybe_compressed
 from migrator.readers.pair import C2S, S2C, Side, merge_pair, read_side
+from migrator.readers.storage import StorageOptions, is_url
 
 __all__ = [
     "DOCUMENT_SUFFIXES",
@@ -79,13 +94,20 @@ CONFIGURATION_NAMES = frozenset({YAML_NAME, LEGACY_YAML_NAME, PYPROJECT_NAME})
 """Configuration files: never read as input, neither named nor met in a walk."""
 
 
-def _what_is_there(path: Path) -> str:
+def _what_is_there(path: str, storage_options: StorageOptions = ()) -> str:
     """Why a file with no message in it has none: empty, blank, or lines that are not messages."""
+    if is_url(path):
+        from migrator.readers.storage import object_size
+
+        if object_size(path, storage_options) == 0:
+            return "the object is empty"
+        return "no line of it is a message"
+    local = Path(path)
     try:
-        size = path.stat().st_size
+        size = local.stat().st_size
         if size == 0:
             return "the file is empty"
-        if size <= 1 << 16 and not path.read_bytes().strip():  # small enough to look at again
+        if size <= 1 << 16 and not local.read_bytes().strip():  # small enough to look at again
             return "the file holds only blank lines"
     except OSError:  # stdin, or gone since
         pass
@@ -97,10 +119,11 @@ def is_configuration(path: str | Path) -> bool:
     return Path(path).name in CONFIGURATION_NAMES
 
 
-def no_traffic(report: FileReport) -> NotATranscriptError:
+def no_traffic(report: FileReport, storage_options: StorageOptions = ()) -> NotATranscriptError:
     """The error for a file read to its end without MCP traffic (see :attr:`FileReport.holds_traffic`).
 
     It says what was there instead: nothing, blank lines, or JSON that is not JSON-RPC.
+    ``storage_options`` are those of the store an object URL names.
     """
     path = report.path
     if report.format == "otlp-json":  # spans, not messages
@@ -114,35 +137,44 @@ def no_traffic(report: FileReport) -> NotATranscriptError:
             "method, result or error member"
         )
     else:
-        reason = _what_is_there(Path(path))
+        reason = _what_is_there(path, storage_options)
     return NotATranscriptError(f"holds no JSON-RPC messages: {reason}", path=path)
 
 
 def iter_transcripts(
     paths: Iterable[str | Path],
     *,
-    include: Callable[[Path], bool] | None = None,
-    exclude: Callable[[Path], bool] | None = None,
-) -> Iterator[Path]:
+    include: Callable[[Path | str], bool] | None = None,
+    exclude: Callable[[Path | str], bool] | None = None,
+    storage_options: StorageOptions = (),
+) -> Iterator[Path | str]:
     """The files to process: files as given, folders walked for transcript files.
 
     Folders are walked in sorted order without following symbolic links (so a
-    link loop cannot trap the walk); hidden folders are skipped.
+    link loop cannot trap the walk); hidden folders are skipped. A URL
+    (``s3://bucket/prefix/``) names an object, or a prefix listed as a folder is
+    walked, by the same rules and in the same order (see :mod:`migrator.readers.storage`).
 
     Args:
-        paths: files and folders.
+        paths: files, folders, and URLs of objects or prefixes.
         include: which files found in a folder to take (default: the names the
             format table walks, :func:`is_candidate`).
         exclude: files and folders found in a folder to leave out (a folder left
             out is not entered). Paths given in ``paths`` are always taken.
+        storage_options: ``--storage-option`` pairs for the stores URLs name.
 
     Yields:
-        Each file to process, in the order given and, within a folder, sorted.
+        Each file to process (a :class:`~pathlib.Path`; an object as its URL, a
+        ``str``), in the order given and, within a folder, sorted.
 
     Raises:
         InputError: for a path that does not exist.
+        UsageError: a URL is given and the ``cloud`` extra is not installed.
     """
     for raw in paths:
+        if is_url(raw):
+            yield from _walk_url(str(raw), include, exclude, storage_options)
+            continue
         path = Path(raw)
         if path.is_dir():
             for root, dirs, files in os.walk(path):
@@ -154,9 +186,7 @@ def iter_transcripts(
                     and not (exclude is not None and exclude(Path(root) / d))
                 )
                 for name in sorted(files):
-                    if is_our_temporary(name):  # a writer's, in flight or left by a kill
-                        continue
-                    if name in CONFIGURATION_NAMES:  # settings, never input
+                    if _never_input(name):
                         continue
                     candidate = Path(root) / name
                     wanted = include(candidate) if include is not None else is_candidate(candidate)
@@ -166,6 +196,38 @@ def iter_transcripts(
             yield path
         else:
             raise InputError("no such file or folder", path=str(raw))
+
+
+def _never_input(name: str) -> bool:
+    """A writer's temporary file (in flight or left by a kill), or settings: never input."""
+    return is_our_temporary(name) or name in CONFIGURATION_NAMES
+
+
+def _walk_url(
+    url: str,
+    include: Callable[[Path | str], bool] | None,
+    exclude: Callable[[Path | str], bool] | None,
+    storage_options: StorageOptions,
+) -> Iterator[str]:
+    """The objects under a prefix, taken by the rules of a folder walk (or the one object named)."""
+    from migrator.readers.storage import walk_prefix
+
+    def skipped_folder(name: str, folder: str) -> bool:
+        hidden = name.startswith(".") or name in _SKIPPED_DIRS
+        return hidden or (exclude is not None and exclude(folder))
+
+    def wanted(candidate: str) -> bool:
+        name = candidate.rsplit("/", 1)[-1]
+        if _never_input(name):
+            return False
+        taken = include(candidate) if include is not None else is_walked(name)
+        return taken and not (exclude is not None and exclude(candidate))
+
+    found = walk_prefix(url, storage_options, wanted=wanted, skipped_folder=skipped_folder)
+    if found is None:
+        yield url
+    else:
+        yield from found
 
 
 def check_text(text: str, path: str = "<string>", options: Options | None = None) -> FileReport:
@@ -226,9 +288,10 @@ def check_file(path: str | Path, options: Options | None = None) -> FileReport:
         InputError: the file cannot be read, or holds no MCP traffic (a
             :class:`~migrator.errors.NotATranscriptError`).
     """
+    opts = options or Options()
     report = FileReport(str(path))
-    with _open(path) as stream:
-        for _ in process(_read_lines(stream, path), str(path), options or Options(), report):
+    with _open(path, opts.storage_options) as stream:
+        for _ in process(_read_lines(stream, path), str(path), opts, report):
             pass
     return report
 
@@ -274,14 +337,16 @@ def fix_file(
     *,
     backup: str | None = None,
     diff_to: TextIO | None = None,
+    output: str | Path | None = None,
 ) -> FixOutcome:
-    """Fix one file in place, atomically; or, in diff mode, only compute the diff.
+    """Fix one file in place, atomically; or write the fixed copy elsewhere; or, in diff mode, only compute the diff.
 
-    The file is rewritten only when something changed. On any error the
-    original is left exactly as it was.
+    The file (or its copy) is written only when something changed. On any error the
+    original is left exactly as it was, and no copy is written.
 
     Args:
-        path: the transcript file.
+        path: the transcript file, or an object's URL (never rewritten in place:
+            give ``output``).
         options: how to fix it; with ``options.mode`` :attr:`Mode.DIFF` nothing
             is written and the outcome holds the unified diff (check mode fixes,
             as fix mode does).
@@ -289,6 +354,9 @@ def fix_file(
         diff_to: in diff mode, write the diff to this stream as it is made (so a
             large diff is never held in memory) and leave :attr:`FixOutcome.diff`
             empty; on an error, part of the diff may already be in the stream.
+        output: write the fixed copy to this file (its folders are made) or
+            object URL instead, whole and only once the rewrite is validated;
+            the original is only read. A gzip input gets a gzip copy.
 
     Returns:
         The file's report, its diff (diff mode) and whether it was written.
@@ -296,20 +364,22 @@ def fix_file(
     Raises:
         InputError: the file cannot be read or holds no MCP traffic.
         UnsafeRewriteError: a rewrite would not be valid MCP (nothing written).
+        UsageError: a URL to fix in place (without ``output``).
         WriteError: the file is read-only, changed meanwhile, or the disk is full.
     """
     opts = _fixing(options)
-    target = Path(path)
     report = FileReport(str(path))
     if opts.mode is Mode.DIFF:
         if diff_to is not None:
-            _diff(target, str(path), opts, report, diff_to)
+            _diff(path, opts, report, diff_to)
             return FixOutcome(report)
         whole = io.StringIO()
-        _diff(target, str(path), opts, report, whole)
+        _diff(path, opts, report, whole)
         return FixOutcome(report, whole.getvalue())
-    real, snapshot = resolve_target(target)
-    stream = _open(target)  # named as given, as check names it
+    if output is None and is_url(path):
+        raise UsageError(IN_PLACE_OBJECT, path=str(path))
+    real, snapshot = resolve_target(path) if output is None else (None, None)
+    stream = _open(path, opts.storage_options)  # named as given, as check names it
     try:
         chunks = (
             encode(piece) for piece in process(_read_lines(stream, path), str(path), opts, report)
@@ -325,15 +395,62 @@ def fix_file(
                 break
         if not report.fixes:
             return FixOutcome(report)
+        if output is not None:
+            content = _then_close(stream, first, chunks)
+            _write_copy(str(output), gzipped(content) if is_compressed(stream) else content, opts)
+            return FixOutcome(report, written=True)
         if is_compressed(stream):
             raise InputError(
-                "fix does not write compressed files: decompress it first (`--diff` shows the changes)",
+                "fix does not write compressed files: decompress it first (`--diff` shows the "
+                "changes, `--output-dir` writes compressed fixed copies)",
                 path=str(path),
             )
+        assert real is not None and snapshot is not None
         replace_file(real, snapshot, _then_close(stream, first, chunks), backup)
     finally:
         stream.close()
     return FixOutcome(report, written=True)
+
+
+IN_PLACE_OBJECT = (
+    "fix does not rewrite objects in place: give --output-dir DIR or URL for the fixed "
+    "copies (or --diff to see the changes)"
+)
+"""Why ``fix`` of a URL without somewhere else to write is refused."""
+
+
+def _write_copy(output: str, content: Iterable[bytes], options: Options) -> None:
+    """The fixed copy, written whole: a local file through the atomic writer, or one object."""
+    if is_url(output):
+        write_object(output, content, options.storage_options)
+        return
+    target = Path(output)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(
+            f"cannot make the folder for the fixed copy: {exc.strerror or exc}", path=output
+        ) from exc
+    write_file(target, content)
+
+
+def copy_target(path: str | Path, given: str | Path, output_dir: str) -> str:
+    """Where ``fix --output-dir`` writes the fixed copy of ``path``, found under ``given``.
+
+    A file (or object) named as it is goes straight into ``output_dir``; one found
+    in a folder (or under a prefix) keeps its place below that folder.
+    """
+    name = str(path)
+    if is_url(name):
+        root = str(given).rstrip("/") + "/"
+        relative = name[len(root) :] if name.startswith(root) else name.rsplit("/", 1)[-1]
+    elif Path(given).is_dir():
+        relative = Path(name).relative_to(Path(given)).as_posix()
+    else:
+        relative = Path(name).name
+    if is_url(output_dir):
+        return output_dir.rstrip("/") + "/" + relative
+    return str(Path(output_dir, *relative.split("/")))
 
 
 def check_pair(
@@ -446,11 +563,12 @@ def _then_close(stream: BinaryIO, first: bytes, rest: Iterator[bytes]) -> Iterat
     stream.close()
 
 
-def _diff(target: Path, name: str, options: Options, report: FileReport, out: TextIO) -> None:
+def _diff(target: str | Path, options: Options, report: FileReport, out: TextIO) -> None:
     """Write the diff ``fix`` would apply: streamed for line formats, whole for documents."""
+    name = str(target)
     streaming = StreamingDiff(name)
     after: list[str] = []
-    with _open(target) as stream:
+    with _open(target, options.storage_options) as stream:
         for old, new in process_units(_read_lines(stream, name), name, options, report):
             if report.line_for_line and old is not None:
                 if piece := streaming.feed(old, new):
@@ -460,7 +578,7 @@ def _diff(target: Path, name: str, options: Options, report: FileReport, out: Te
     if report.line_for_line:
         out.write(streaming.finish())
         return
-    with _open(target) as stream:
+    with _open(target, options.storage_options) as stream:
         try:
             before = decode(stream.read())
         except OSError as exc:
@@ -482,22 +600,31 @@ def _read_lines(stream: BinaryIO, path: str | Path) -> Iterator[str]:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
 
 
-def _open(path: str | Path) -> BinaryIO:
+def _open(path: str | Path, storage_options: StorageOptions = ()) -> BinaryIO:
     if is_configuration(path):
         raise NotATranscriptError(
             "a configuration file, not a transcript: it is never read as input",
             path=str(path),
         )
+    if is_url(path):
+        from migrator.readers.storage import open_object
+
+        return _decompressing(open_object(str(path), storage_options), str(path))
     try:
         raw = Path(path).open("rb")  # noqa: SIM115 - handed to the caller, who closes it
     except IsADirectoryError as exc:
         raise InputError("is a folder, not a transcript file", path=str(path)) from exc
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
+    return _decompressing(raw, str(path))
+
+
+def _decompressing(raw: BinaryIO, path: str) -> BinaryIO:
+    """``raw``, through gzip when it starts with the magic bytes; closed if even that read fails."""
     try:
-        return open_maybe_compressed(raw, str(path))  # the caller closes it
+        return open_maybe_compressed(raw, path)  # the caller closes it
     except BaseException as exc:
         raw.close()  # the first read (the gzip magic) failed: nothing is handed on
         if isinstance(exc, OSError):
-            raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from exc
+            raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from exc
         raise

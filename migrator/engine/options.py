@@ -42,6 +42,8 @@ class Options:
     unknown_tool_patterns: tuple[str, ...] = ()  # extra regexes for in-house servers
     validation_patterns: tuple[str, ...] = ()
     servers: bool = False  # also note per server how it answers invalid calls (``report``)
+    # --storage-option KEY=VALUE pairs for the stores URLs name (see migrator.readers.storage)
+    storage_options: tuple[tuple[str, str], ...] = ()
 
     @property
     def apply_fixes(self) -> bool:

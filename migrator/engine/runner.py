@@ -26,6 +26,7 @@ from migrator.engine import files
 from migrator.engine.options import Mode, Options
 from migrator.engine.results import FileReport, RunResult
 from migrator.errors import MigratorError, NotATranscriptError, UsageError
+from migrator.readers.storage import is_url
 
 if TYPE_CHECKING:
     from migrator.engine.config import Config
@@ -59,6 +60,7 @@ class FileTask:
 
     options: Options  # its mode says check, fix or diff
     backup: str | None = None
+    output: str | None = None  # fix: write the fixed copy here (a file or an object URL)
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,8 @@ def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
             SpooledDiff(name).discard()
             raise
         return outcome.report, SpooledDiff(name)
-    return files.fix_file(path, task.options, backup=task.backup).report, ""
+    outcome = files.fix_file(path, task.options, backup=task.backup, output=task.output)
+    return outcome.report, ""
 
 
 def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
@@ -136,16 +139,22 @@ def _perform_caught(
     return report, output, time.perf_counter() - began
 
 
-def jobs_for(requested: int | None, paths: Sequence[Path]) -> int:
-    """How many worker processes to use: ``requested``, else the cores when there is a lot to read."""
+def jobs_for(requested: int | None, paths: Sequence[Path | str]) -> int:
+    """How many worker processes to use: ``requested``, else the cores when there is a lot to read.
+
+    Objects at URLs are not sized (one request each): reading them waits on the
+    network as much as on a core, so several of them always get the cores.
+    """
     if requested is not None:
         return max(1, min(requested, len(paths)))
     if len(paths) < 2:
         return 1
+    if any(is_url(path) for path in paths):
+        return min(os.cpu_count() or 1, len(paths))
     total = 0
     for path in paths:
         with contextlib.suppress(OSError):
-            total += path.stat().st_size
+            total += Path(path).stat().st_size
     return min(os.cpu_count() or 1, len(paths)) if total >= PARALLEL_MIN_BYTES else 1
 
 
@@ -160,6 +169,7 @@ def run(
     stdin: TextIO | None = None,
     stdin_name: str | None = None,
     out: TextIO | None = None,
+    output_dir: str | None = None,
     on_start: Callable[[int, int], None] | None = None,
     on_file: Callable[[FileDone], None] | None = None,
 ) -> RunResult:
@@ -185,6 +195,10 @@ def run(
         stdin_name: the path to report for ``-``.
         out: where diffs (diff mode) and the fixed text of stdin (fix mode) go, in
             the order of the paths; ``None`` drops them.
+        output_dir: in fix mode, write the fixed copies into this folder (or under
+            this URL prefix), each at its place below the folder or prefix it was
+            found in, and leave the originals as they are. Objects at URLs are
+            fixed only this way.
         on_start: called with the number of files and of worker processes
             before the first file runs.
         on_file: called as each file is done, in the order of the paths.
@@ -193,7 +207,8 @@ def run(
         The reports and errors of every file, and how long the run took.
 
     Raises:
-        UsageError: '-' or pairs combined with other paths, or nothing to run.
+        UsageError: '-' or pairs combined with other paths, nothing to run, or
+            objects at URLs to fix without ``output_dir``.
         InputError: a path does not exist.
         NotATranscriptError: no file under ``paths`` (or stdin) holds MCP traffic.
         MigratorError: stdin cannot be read or fixed.
@@ -204,6 +219,7 @@ def run(
         raise UsageError("give at least one PATH (or '-' for stdin), or --pair C2S_FILE S2C_FILE")
     if "-" in paths and len(paths) > 1:
         raise UsageError("'-' (stdin) cannot be combined with other paths")
+    _check_where_fixes_go(paths, pairs, options, output_dir, backup)
     narrow = config.narrow if config is not None else _unchanged
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
@@ -222,9 +238,21 @@ def run(
         else:
             include, exclude = config.walk_filters() if config is not None else (None, None)
             exclude = _and_not_the_configuration(exclude, config)
-            found = list(files.iter_transcripts(paths, include=include, exclude=exclude))
-            named = {Path(p) for p in paths if not Path(p).is_dir()}
-            tasks = [FileTask(narrow(options, str(path)), backup) for path in found]
+            found: list[Path | str] = []
+            tasks: list[FileTask] = []
+            for given in paths:
+                for path in files.iter_transcripts(
+                    [given],
+                    include=include,
+                    exclude=exclude,
+                    storage_options=options.storage_options,
+                ):
+                    copy = files.copy_target(path, given, output_dir) if output_dir else None
+                    found.append(path)
+                    tasks.append(FileTask(narrow(options, str(path)), backup, copy))
+            named = {
+                p if is_url(p) else Path(p) for p in paths if is_url(p) or not Path(p).is_dir()
+            }
             result = _run_paths(
                 found, named, tasks, jobs_for(jobs, found), jobs, sink, on_start, on_file
             )
@@ -238,16 +266,39 @@ def _unchanged(options: Options, path: str | Path) -> Options:
     return options
 
 
+def _check_where_fixes_go(
+    paths: Sequence[str],
+    pairs: Sequence[tuple[str, str]],
+    options: Options,
+    output_dir: str | None,
+    backup: str | None,
+) -> None:
+    """Refuse, before anything is read, a fix that would write where it must not."""
+    if output_dir is None:
+        if options.mode is Mode.FIX and (url := next((p for p in paths if is_url(p)), None)):
+            raise UsageError(files.IN_PLACE_OBJECT, path=url)
+        return
+    if options.mode is not Mode.FIX:
+        raise UsageError("--output-dir is for fix (without --diff): check and --diff write nothing")
+    if backup is not None:
+        raise UsageError(
+            "--backup and --output-dir exclude each other: the originals stay as they are"
+        )
+    if pairs or list(paths) == ["-"]:
+        raise UsageError("--output-dir writes copies of files and objects, not of --pair or stdin")
+
+
 def _and_not_the_configuration(
-    exclude: Callable[[Path], bool] | None, config: Config | None
-) -> Callable[[Path], bool] | None:
+    exclude: Callable[[Path | str], bool] | None, config: Config | None
+) -> Callable[[Path | str], bool] | None:
     """``exclude``, and also the configuration file in use (``--config`` may give it any name)."""
     if config is None or config.path is None:
         return exclude
     own = config.path.resolve()
 
-    def excluded(path: Path) -> bool:
-        return path.resolve() == own or (exclude is not None and exclude(path))
+    def excluded(path: Path | str) -> bool:
+        own_file = not is_url(path) and Path(path).resolve() == own
+        return own_file or (exclude is not None and exclude(path))
 
     return excluded
 
@@ -347,8 +398,8 @@ def _cores_for_one(path: Path) -> int:
 
 
 def _run_paths(
-    paths: list[Path],
-    named: set[Path],
+    paths: list[Path | str],
+    named: set[Path | str],
     tasks: list[FileTask],
     jobs: int,
     requested_jobs: int | None,
@@ -363,15 +414,20 @@ def _run_paths(
 
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
             outcomes = pool.map(_perform_caught, tasks, map(str, paths), chunksize=1)
-        elif len(paths) == 1 and (split := _split(tasks[0], paths[0], requested_jobs)) is not None:
+        elif (
+            len(paths) == 1
+            and not is_url(paths[0])
+            and (split := _split(tasks[0], Path(paths[0]), requested_jobs)) is not None
+        ):
             outcomes = iter([split])  # one large file on several processes
         else:
             outcomes = map(_perform_caught, tasks, map(str, paths))
         if on_start is not None:
             on_start(len(paths), jobs)
-        for path, (outcome, output, seconds) in zip(paths, outcomes, strict=True):
+        for path, task, (outcome, output, seconds) in zip(paths, tasks, outcomes, strict=True):
             if isinstance(outcome, FileReport) and not outcome.holds_traffic:
-                outcome = files.no_traffic(outcome)  # not "0 findings", nor MCP201 on every line
+                # not "0 findings", nor MCP201 on every line
+                outcome = files.no_traffic(outcome, task.options.storage_options)
             # Named on the command line, a file that is not a transcript is an error.
             skipped = isinstance(outcome, NotATranscriptError) and path not in named
             if isinstance(outcome, MigratorError):

@@ -31,11 +31,12 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from migrator.errors import InputError, WriteError
+from migrator.readers.storage import StorageOptions
 
 NEW_FILE_MODE = 0o600
 """A file this run creates is readable by its owner only: recordings, HAR files and
@@ -266,9 +267,53 @@ def write_file(target: str | Path, chunks: Iterable[bytes]) -> Path:
     """
     path = Path(target).absolute()
     writer = AtomicWriter(path)
-    writer.write_all(chunks)
-    writer.commit(None)
+    try:
+        writer.write_all(chunks)
+        writer.commit(None)
+    except BaseException:  # a refused rewrite mid-stream, Ctrl-C: nothing is left behind
+        writer.discard()
+        raise
     return path
+
+
+def write_object(url: str, chunks: Iterable[bytes], storage_options: StorageOptions = ()) -> None:
+    """Write a whole object at ``url``: all of it, or nothing.
+
+    The content goes to a temporary local file first; only once every chunk is
+    there (a rewrite refused midway raises before) is it uploaded, in one request
+    or one multipart upload, which a store makes visible only when complete.
+    The temporary file is removed whatever happens.
+
+    Raises:
+        WriteError: the upload failed; no object was written.
+        UsageError: the ``cloud`` extra is missing.
+    """
+    from migrator.readers.storage import filesystem
+
+    fs, path = filesystem(url, storage_options)
+    handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=".upload")
+    try:
+        with os.fdopen(handle, "wb") as spool:
+            for chunk in chunks:
+                spool.write(chunk)
+        try:
+            fs.put_file(name, path)
+        except (OSError, ValueError) as exc:
+            raise WriteError(f"could not write the object: {exc}", path=url) from exc
+    finally:
+        with contextlib.suppress(OSError):
+            Path(name).unlink()
+
+
+def gzipped(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """``chunks`` gzip-compressed, with no file name or time in the header (the same bytes every run)."""
+    import zlib
+
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    for chunk in chunks:
+        if packed := compressor.compress(chunk):
+            yield packed
+    yield compressor.flush()
 
 
 # Errors that say "this file system (or kernel) has no O_TMPFILE", not "you may not".

@@ -33,6 +33,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SUFFIX",
         help="keep each original next to its rewrite, as PATH + SUFFIX (e.g. .orig)",
     )
+    parser.add_argument(
+        "--output-dir",
+        metavar="DIR|URL",
+        help="write the fixed copies into this folder (or under this URL prefix), each at its "
+        "place below the folder or prefix it was found in; the originals are only read. "
+        "Only files that change are written, whole, once validated (gzip input gets a gzip "
+        "copy). Needed to fix objects at URLs, which are never rewritten in place",
+    )
 
 
 def run(args: argparse.Namespace, io: IO) -> int:
@@ -42,7 +50,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     mode = Mode.DIFF if args.diff else Mode.FIX
     given = overrides(args, mode=mode, unsafe_fixes=args.unsafe_fixes, provenance=args.provenance)
     config, options = settings(io, given, verbose=args.verbose)
-    result = run_files(args, io, config, options, backup=args.backup)
+    result = run_files(args, io, config, options, backup=args.backup, output_dir=args.output_dir)
     if not args.quiet:
         io.stderr.write(result.summary(mode, unsafe_fixes=options.unsafe_fixes) + "\n")
     return result.exit_code(mode=mode)
