@@ -175,3 +175,23 @@ def test_auto_cuts_one_file_from_the_size_that_pays(
     assert split.findings == alone.findings and split.messages == alone.messages
     runner.run([str(transcript)], Options(), jobs=1)  # -j 1 never cuts
     assert cut == [2]
+
+
+@pytest.mark.parametrize("unnamed", [True, False], ids=["unnamed", "named"])
+def test_scratch_files_are_shared_with_workers_and_leave_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unnamed: bool
+) -> None:
+    import subprocess
+
+    from migrator.fix import writer
+
+    if not unnamed:
+        monkeypatch.setattr(writer, "_open_unnamed", lambda folder: None)
+    part = writer.part_file(tmp_path / "big.jsonl", 0)
+    subprocess.run(
+        [sys.executable, "-c", f"open({part.path!r}, 'wb').write(b'from a worker')"], check=True
+    )
+    assert Path(part.path).read_bytes() == b"from a worker"
+    assert [p.name for p in tmp_path.iterdir()] == ([] if unnamed else [Path(part.path).name])
+    part.close()
+    assert list(tmp_path.iterdir()) == []

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from migrator.engine.pipeline import FileReport, Mode, Options, Pipeline
 from migrator.errors import InputError, MigratorError
-from migrator.fix.writer import part_path, replace_file, resolve_target, spool_file
+from migrator.fix.writer import ScratchFile, part_file, replace_file, resolve_target, spool_file
 from migrator.model.findings import FindingList, PackedFindings
 from migrator.model.jsonrpc import envelope_message
 from migrator.model.source import ENCODING, ERRORS, iter_lines, refuse_non_text
@@ -175,24 +175,28 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
     head.format, head.detection, head.line_for_line = detection.reader.name, detection.reason, True
     fixing = options.apply_fixes
     real = snapshot = None
-    outputs: list[str | None] = [None] * len(pieces)
-    if fixing:
-        real, snapshot = resolve_target(path)
-        outputs = [str(part_path(real, index)) for index in range(len(pieces))]
-    spools = [str(spool_file(".findings")) for _ in pieces]
+    scratch: list[ScratchFile] = []  # closed whatever happens: none outlives the run
     try:
+        outputs: list[str | None] = [None] * len(pieces)
+        if fixing:
+            real, snapshot = resolve_target(path)
+            parts = [part_file(real, index) for index in range(len(pieces))]
+            scratch += parts
+            outputs = [part.path for part in parts]
+        spools = [spool_file(f"findings{index}") for index in range(len(pieces))]
+        scratch += spools
         try:
             with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
                 futures = [
-                    pool.submit(_run_stretch, path, piece, options, output, spool)
+                    pool.submit(_run_stretch, path, piece, options, output, spool.path)
                     for piece, output, spool in zip(pieces, outputs, spools, strict=True)
                 ]
                 reports = []
                 for future, spool in zip(futures, spools, strict=True):  # in file order
                     reports.append(future.result())
-                    for block in _spooled(spool):
+                    for block in _spooled(spool.path):
                         head.findings.adopt(block)
-                    Path(spool).unlink()
+                    spool.close()
         except BrokenProcessPool as exc:
             raise InputError(
                 "a worker process died (killed or out of memory); nothing written", path=path
@@ -214,10 +218,8 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
             assert real is not None and snapshot is not None
             replace_file(real, snapshot, _read_all(outputs), backup)
     finally:
-        for leftover in [*outputs, *spools]:
-            if leftover is not None:
-                with contextlib.suppress(OSError):
-                    Path(leftover).unlink()
+        for leftover in scratch:
+            leftover.close()
     return head
 
 

@@ -237,19 +237,64 @@ def replace_file(
         raise
 
 
-def part_path(target: Path, index: int) -> Path:
-    """Where a worker writes part ``index`` of ``target``'s new content, before the parts
-    are joined into it: beside it, under a name of ours (never read as input, and
-    removed by the next writer in the folder if this process dies)."""
-    return target.with_name(f".{target.name}.{os.getpid()}.part{index}{TEMPORARY_SUFFIX}")
+class ScratchFile:
+    """A file of ours that other processes of this run write or read by path while this
+    process lives, and that a kill of this process cannot leave behind.
+
+    On Linux it has no name (``O_TMPFILE``); its path is this process's
+    ``/proc/<pid>/fd/<n>``, which a worker opens as it would any file (each
+    open has its own offset). Elsewhere, or where the file system has no
+    unnamed files, it is a named file of our pattern (``.<name>.<pid>.<tag>``),
+    which the next writer in that folder removes if this process died.
+    Used for the stretches of a file fixed on several cores and the findings
+    each worker hands back.
+    """
+
+    def __init__(self, folder: Path, name: str, tag: str) -> None:
+        self._fd: int | None = None
+        self._named: Path | None = None
+        try:
+            fd = _open_unnamed(folder)
+        except OSError as exc:
+            raise WriteError(
+                f"could not make a temporary file ({exc.strerror or exc})", path=str(folder)
+            ) from exc
+        if fd is not None:
+            self._fd = fd
+            self.path = f"/proc/{os.getpid()}/fd/{fd}"
+            return
+        remove_stale_temporaries(folder)  # what a killed run of ours left here
+        self._named = folder / f".{name}.{os.getpid()}.{tag}{TEMPORARY_SUFFIX}"
+        try:
+            self._named.touch(mode=NEW_FILE_MODE, exist_ok=False)
+        except OSError as exc:
+            raise WriteError(
+                f"could not make a temporary file ({exc.strerror or exc})", path=str(folder)
+            ) from exc
+        self.path = str(self._named)
+
+    def close(self) -> None:
+        """Remove it (closing the last descriptor of an unnamed file frees it)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+        if self._named is not None:
+            with contextlib.suppress(OSError):
+                self._named.unlink()
+            self._named = None
 
 
-def spool_file(suffix: str) -> Path:
-    """A new empty file of ours in the system's temporary folder, for data that is written,
-    read back and removed, never moved into place (a worker's findings, handed to the parent)."""
-    handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=suffix)
-    os.close(handle)
-    return Path(name)
+def part_file(target: Path, index: int) -> ScratchFile:
+    """Where a worker writes part ``index`` of ``target``'s new content before the parts are
+    joined into it: beside it (the same file system), never under a name a walk would read."""
+    return ScratchFile(target.parent, target.name, f"part{index}")
+
+
+def spool_file(tag: str) -> ScratchFile:
+    """A scratch file in the system's temporary folder, for data that is written, read back
+    and dropped, never moved into place (a worker's findings, handed to the parent)."""
+    return ScratchFile(Path(tempfile.gettempdir()), "mcp-transcripts", tag)
 
 
 def write_file(target: str | Path, chunks: Iterable[bytes]) -> Path:
