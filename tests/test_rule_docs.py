@@ -14,6 +14,8 @@ a live ``probe`` against a careless fixture server.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 
 import pytest
@@ -26,12 +28,14 @@ from migrator.rules.page import (
     DOCS_URL,
     RuleDoc,
     example_blocks,
+    localized_doc,
     markdown_literal,
     page_url,
     parse_doc,
+    pretty_transcript,
     render_page,
 )
-from migrator.rules.registry import RuleInfo, all_rules
+from migrator.rules.registry import RuleInfo, all_rules, get_rule
 from tests.conftest import ROOT, SHARED, run_cli, shared_missing
 from tests.probe.helpers import careless, probe_json
 
@@ -176,3 +180,98 @@ def test_pages_say_why_fix_cannot_help_with_traces_and_probes(rule: RuleInfo) ->
         page = render_page(rule, lang, web=False)
         assert expected[(rule.found_in, lang)] in page, (rule.code, lang)
         assert "leaves these bytes" not in page and "让这些字节保持原样" not in page
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_web_examples_are_the_recorded_lines_pretty_printed(rule: RuleInfo) -> None:
+    """The site shows each example pretty-printed; it must hold the same messages, and the
+    lines as recorded (what the test above runs) stay on the page, folded."""
+    doc = parse_doc(rule.doc)
+    page = render_page(rule, "en")
+    for recorded in example_blocks(doc.before) + example_blocks(doc.after):
+        pretty = pretty_transcript(recorded)
+        assert pretty in page, rule.code
+        shown, lines = pretty.split("\n\n"), recorded.splitlines()
+        assert len(shown) == len(lines), rule.code
+        for part, line in zip(shown, lines, strict=True):  # the same message, or the line itself
+            assert part == line or json.loads(part) == json.loads(line), rule.code
+        if pretty != recorded.rstrip("\n"):
+            assert _indent_block(recorded) in page, f"{rule.code}: the recorded lines are not kept"
+
+
+def _indent_block(text: str) -> str:
+    return "\n".join("    " + line for line in text.rstrip("\n").splitlines())
+
+
+def test_pretty_print_keeps_what_it_cannot_show_faithfully() -> None:
+    # a duplicate key, a number spelled 1e2, an escaped slash: pretty-printing would lose them
+    for line in ('{"id":1,"id":2}', '{"n":1e2}', '{"path":"a\\/b"}', "not json"):
+        assert pretty_transcript(line + "\n") == line
+    assert pretty_transcript('{"a":"é"}\n{"b":"\\u00e9"}\n') == '{"a": "é"}\n\n{"b": "\\u00e9"}'
+    wide = json.dumps({"message": "x" * 80}, separators=(",", ":"))
+    assert pretty_transcript(wide) == '{\n  "message": "' + "x" * 80 + '"\n}'
+
+
+def test_web_example_highlights_the_lines_fix_changed() -> None:
+    page = render_page(get_rule("MCP101"), "en")
+    after = page.split("### After", 1)[1]
+    marked = re.search(r'```json hl_lines="([\d ]+)"\n(.*?)\n```', after, re.DOTALL)
+    assert marked, "the After has highlighted lines"
+    lines = marked.group(2).splitlines()
+    shown = [lines[int(number) - 1] for number in marked.group(1).split()]
+    assert '  "result": {' in shown and any('"isError": true' in line for line in shown)
+    assert not any('"method": "tools/call"' in line for line in shown)
+    # the terminal keeps the recorded lines and the changed line, pretty-printed, after them
+    assert "hl_lines" not in render_page(get_rule("MCP101"), "en", web=False)
+
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _english_paragraphs(text: str) -> list[str]:
+    """The paragraphs and list items of ``text`` outside code blocks with no Chinese."""
+    prose = re.sub(r"^```[a-z]*\n.*?^```\s*$", "", text, flags=re.MULTILINE | re.DOTALL)
+    parts = [part.strip() for block in prose.split("\n\n") for part in block.split("\n* ")]
+    return [part for part in parts if part and not part.startswith("|") and not _CJK.search(part)]
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_every_rule_has_its_docstring_in_chinese(rule: RuleInfo) -> None:
+    """Issue 28, item 5: the Chinese page is Chinese, except the examples (code)."""
+    assert rule.doc_zh, f"{rule.code}: doc_zh (the docstring in Chinese) is missing"
+    english, chinese = parse_doc(rule.doc), parse_doc(rule.doc_zh)
+    assert not chinese.why, f"{rule.code}: the Chinese Why is why_zh, not a section of doc_zh"
+    assert bool(chinese.limits) == bool(english.limits), f"{rule.code}: Limits in one only"
+    assert len(chinese.other) == len(english.other), f"{rule.code}: other sections differ"
+    for name in ("before", "after"):
+        original, translated = getattr(english, name), getattr(chinese, name)
+        assert len(example_blocks(translated)) == len(example_blocks(original)), (
+            f"{rule.code}: {name}: one empty code block per example"
+        )
+        assert all(not block for block in example_blocks(translated)), (
+            f"{rule.code}: {name}: the examples live in the docstring only"
+        )
+    texts = [chinese.what, chinese.before, chinese.after, chinese.limits]
+    texts += [body for _, body in chinese.other]
+    untranslated = [part for text in texts for part in _english_paragraphs(text)]
+    assert not untranslated, f"{rule.code}: English in doc_zh: {untranslated}"
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_chinese_page_shows_the_docstrings_examples(rule: RuleInfo) -> None:
+    english, chinese = parse_doc(rule.doc), localized_doc(rule, "zh")
+    for name in ("before", "after"):
+        assert example_blocks(getattr(chinese, name)) == example_blocks(getattr(english, name))
+    page = render_page(rule, "zh")
+    assert "本页正文为英文" not in page
+    for heading in ("## 作用", "## 已知限制", "### 修复前"):
+        assert heading in page, rule.code
+    assert english.what not in page and chinese.what in page
+    for pretty in map(pretty_transcript, example_blocks(english.before)):
+        assert pretty in page
+
+
+def test_a_rule_without_chinese_says_its_page_is_english() -> None:
+    rule = dataclasses.replace(get_rule("MCP101"), doc_zh="")
+    page = render_page(rule, "zh")
+    assert "本页正文为英文" in page and parse_doc(rule.doc).what in page

@@ -35,6 +35,11 @@ class RuleInfo:
     # The Chinese docs show these; a rule without them shows the English text and says so.
     summary_zh: str = ""
     why_zh: str = ""
+    # The docstring in Chinese, in the same layout (prose, ``## Before``, ``## After``,
+    # ``## Limits`` and any other section; the Why is ``why_zh``). The examples are not
+    # repeated: where the docstring has a code block, this text has an empty one
+    # (three backticks, a line of three backticks), and the page puts the example there.
+    doc_zh: str = ""
     found_in: FoundIn = "transcript"
 
     @property

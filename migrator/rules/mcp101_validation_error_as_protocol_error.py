@@ -68,6 +68,31 @@ from migrator.rules.info import RuleInfo, register
 
 SEP_1303_VERSION = "2025-11-25"
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""工具的参数未通过验证，服务器却以 JSON-RPC 错误作答。
+
+自协议版本 2025-11-25（SEP-1303）起，输入验证失败属于*工具执行错误*：服务器返回一个普通结果，其中带有 `isError: true` 和一段说明错在哪里的文字，客户端把它交给语言模型，模型就能修正自己的调用。 JSON-RPC 错误（`-32602 Invalid params`，或服务器附带验证输出的 `-32603`）止步于客户端，模型只能盲目重试。
+
+对 2025-11-25 及之后的会话，严重级别为 `error`；在此之前旧的回答方式仍被允许，严重级别为 `warning`。
+
+修复保留响应的 id 和其他每一个字节，把服务器的消息写成简短的 `<message> at <path>` 行，每个问题一句话，值和类型用 JSON 的说法（`null`、`"abc-12"`、`an integer`；Python SDK 的 `'three' is not of type 'integer'` 变为 `"three" is not an integer`）；服务器已经给出的细节不再重复。原始错误保存在 `result._meta["io.github.mcp-transcripts/original-error"]` 下（用 `--no-provenance` 关闭）。
+
+## Before
+
+```json
+```
+
+## After
+
+```json
+```
+
+## Limits
+
+判定依据证据：工具目录、工具的 `inputSchema`、错误码、消息的措辞，以及会话中已经显示的关于该工具的情况：它答复过的先前调用（以及那些调用的参数与本次有何不同）、它发送过的 `isError` 结果、SDK 对其参数的验证、先前会话中的工具列表（`--show-evidence` 会列出这些证据）。答复过调用的工具不是未知工具。更多的证据永远不会转换这样的 `-32602`：它说工具未知或已禁用、请求本身格式错误，或者与参数以外的东西有关（输出 schema、请求状态）；服务器故障也不会被转换。本规则不保证没有误报；`tests/test_noop.py` 和 `tests/test_session_evidence.py` 收录了必须保持原样的协议错误。对于会话中没有任何相关信息的工具，分类器不认识的服务器措辞会成为 MCP103：请把它加入 `validation-patterns`。
+"""
+
+
 INFO = RuleInfo(
     code="MCP101",
     slug="validation-error-as-protocol-error",
@@ -75,6 +100,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.SAFE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="已知工具的输入验证失败，却以 JSON-RPC 错误作答",
     why_zh=(
         "客户端不会把协议错误交给模型。模型得不到调用失败的原因，就会重复同样的错误（SEP 中的例子：一个拒绝过去日期的订票工具，被一次又一次地用过去的日期调用）。"

@@ -52,6 +52,31 @@ from migrator.model.session import Exchange
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""对不存在的工具的调用，得到的是 `isError` 工具结果。
+
+规范把*未知工具*保留为协议错误：客户端请求了服务器并不提供的东西，这不是模型改改参数就能纠正的错误。 TypeScript SDK 1.21 至 1.23 以及 FastMCP 却以 `isError` 结果作答。
+
+当工具不在一份完整且最新的工具目录中（看到了 `tools/list` 的每一页，之后没有 `list_changed`），或者结果的文字说工具不存在且目录中也没有它时，本规则触发。
+
+修复是不安全的（用 `--unsafe-fixes` 应用）：它把结果改为 `-32602` 错误；原始结果保存在 `error.data["io.github.mcp-transcripts/original-result"]` 中。
+
+## Before
+
+```json
+```
+
+## After
+
+```json
+```
+
+## Limits
+
+没有完整目录（`tools/list` 的每一页，之后没有 `list_changed`）时，本规则依靠结果的文字说明工具不存在；它不认识的措辞不会被报告（请加入 `unknown-tool-patterns`）。
+"""
+
+
 INFO = RuleInfo(
     code="MCP102",
     slug="unknown-tool-as-tool-result",
@@ -59,6 +84,7 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.UNSAFE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="调用完整目录中不存在的工具，却以 isError 工具结果作答",
     why_zh=(
         "协议错误告诉客户端它对服务器的认识有误（工具列表已过期），客户端可以据此重新列出工具。"

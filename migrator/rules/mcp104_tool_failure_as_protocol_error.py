@@ -47,6 +47,29 @@ from migrator.model.session import Exchange
 from migrator.rules.base import Hit, RuleContext, ToolCallRule, describe_call
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""已知工具以有效参数被调用后执行失败，服务器发送了 JSON-RPC 错误。
+
+参数满足工具的 `inputSchema`，消息读起来像是运行工具时的失败（API 超时、连接被拒绝、业务规则）。规范把 API 失败和业务逻辑错误列为*工具执行错误*，应当在结果中以 `isError: true` 报告，让模型能够应对（稍后重试、换一种做法、告诉用户）。
+
+这是一条 `info` 级别的发现，修复不安全：措辞判断是启发式的，而真正的服务器内部错误必须仍是协议错误。
+
+## Before
+
+```json
+```
+
+## After
+
+```json
+```
+
+## Limits
+
+措辞判断是启发式的：服务器内部错误读起来可能像工具失败，所以这条发现是 `info`，修复也是不安全的。
+"""
+
+
 INFO = RuleInfo(
     code="MCP104",
     slug="tool-failure-as-protocol-error",
@@ -54,6 +77,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.UNSAFE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="已知工具在参数有效时执行失败，失败却以 JSON-RPC 错误发送",
     why_zh=("模型看不到的执行失败会变成无声的死胡同；作为工具结果，它可以被解释给用户，或被绕开。"),
 )

@@ -50,6 +50,31 @@ from migrator.model.units import SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""不符合 MCP 所用 JSON-RPC 2.0 的消息。
+
+每条消息都必须带有 `"jsonrpc": "2.0"`；请求有 `method` 和 `id`（字符串或整数：MCP 既不允许 `null` 也不允许小数）；通知有 `method` 而没有 `id`；响应带有它所答复请求的 `id`，并且 `result`（一个对象）和 `error`（带有整数 `code` 和字符串 `message`）两者恰好有其一；`params` 如果出现，必须是对象。
+
+这条发现用 JSON 指针指出出错的值，并给出未通过的 schema 关键字。
+
+## Before
+
+```json
+```
+
+## After
+
+`fix` 不去猜测本意是哪一半；生成方应当只发送其中之一：
+
+```json
+```
+
+## Limits
+
+只检查 JSON-RPC 信封；各方法的 params 和 result 的结构交给 MCP202（工具）和 MCP206（全部，需选择启用）。
+"""
+
+
 INFO = RuleInfo(
     code="MCP201",
     slug="invalid-jsonrpc-message",
@@ -57,6 +82,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="不是有效 JSON-RPC 2.0 的消息（缺少 jsonrpc、同时有 result 和 error、id 无效）",
     why_zh=(
         "对端会丢弃或错误路由破坏信封格式的消息；含有这类消息的记录无法反映另一方实际看到的内容。"

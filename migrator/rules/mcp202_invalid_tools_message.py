@@ -55,6 +55,33 @@ from migrator.model.units import Kind, SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""违反其协议版本 schema 的 `tools/list` 或 `tools/call` 消息。
+
+请求按该版本的 `ListToolsRequest` 和 `CallToolRequest` 验证。结果单独验证，依据的是其请求所指方法的结果定义（`ListToolsResult`、`CallToolResult`）：如果拿整个响应去对照所有结果类型的联合来验证，几乎什么都能通过，所以由方法来决定。
+
+版本取自会话（来自 `initialize`）或请求自身的 `_meta`（2026-07-28）。两者都没有时，请传入 `--assume-version`；本规则不猜测版本。
+
+## Before
+
+在 2025-11-25 的会话中，一个 `content` 不是数组的 `CallToolResult`：
+
+```json
+```
+
+## After
+
+`fix` 不改动它；服务器应当按该版本的结构作答：
+
+```json
+```
+
+## Limits
+
+没有版本（记录中没有 `initialize`，请求上没有 `_meta`），又没有 `--assume-version` 时，什么都不检查。
+"""
+
+
 INFO = RuleInfo(
     code="MCP202",
     slug="invalid-tools-message",
@@ -62,6 +89,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="违反会话版本 schema 的 tools/list 或 tools/call 请求或结果",
     why_zh=("客户端按协商版本的 schema 检查结果；以另一个版本的结构作答的服务器会让客户端出错。"),
 )

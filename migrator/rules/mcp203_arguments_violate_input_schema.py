@@ -50,6 +50,29 @@ from migrator.model.units import Kind, SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""参数违反工具 `inputSchema` 的 `tools/call`。
+
+`tools/list` 的目录给出工具的输入 schema；调用的参数按它验证（使用该 schema 自己的方言，或会话版本的默认方言：2025-11-25 之前为 draft-07，之后为 2020-12）。这条发现是说明性的：它解释服务器为何拒绝这次调用，也是 MCP101 所用的证据。
+
+## Before
+
+```json
+```
+
+## After
+
+没有要改写的内容：这次调用是模型的错误，迁移之后模型会从 `isError` 结果得知。一次有效的调用：
+
+```json
+```
+
+## Limits
+
+`mcp-transcripts probe` 故意以无效参数发出的调用（在 `params._meta` 下有标记）不在这里报告：由 MCP501-MCP504 判断服务器如何答复它们。`inputSchema` 中的远程 `$ref` 从不获取。不在记录目录中的工具没有可供对照的 schema。
+"""
+
+
 INFO = RuleInfo(
     code="MCP203",
     slug="arguments-violate-input-schema",
@@ -57,6 +80,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="参数违反工具 inputSchema 的 tools/call（说明服务器为何拒绝）",
     why_zh=("看清哪些调用无效、错在哪里，就知道需要告诉模型什么，以及服务器的回答是否说清楚了。"),
 )

@@ -49,6 +49,29 @@ from migrator.model.tool_results import plain_tool_result
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""`structuredContent` 违反工具 `outputSchema` 的成功工具结果。
+
+自 2025-06-18 起，工具可以声明 `outputSchema`；声明了它的服务器，在每个成功结果中都必须返回符合它的 `structuredContent`。本规则报告不符合的结果，以及遗漏 `structuredContent` 的成功结果。带有 `isError: true` 的结果不在此列：错误没有需要符合 schema 的结构化输出。
+
+## Before
+
+```json
+```
+
+## After
+
+`fix` 不改动它；服务器应当返回它所声明的内容：
+
+```json
+```
+
+## Limits
+
+只检查 `outputSchema` 出现在记录目录中的工具；远程 `$ref` 从不获取。
+"""
+
+
 INFO = RuleInfo(
     code="MCP204",
     slug="structured-content-violates-output-schema",
@@ -56,6 +79,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="structuredContent 违反工具 outputSchema 的成功结果",
     why_zh=("客户端会按声明的 schema 验证结构化结果，并拒绝不符合的结果，模型因此永远看不到它们。"),
 )

@@ -42,6 +42,29 @@ from migrator.model.session import Exchange
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""`inputSchema` 或 `outputSchema` 不是有效 JSON Schema 的工具。
+
+`tools/list` 列出的每个工具，都按其 schema 方言的元 schema 检查（方言取自 schema 自己的 `$schema`，或会话版本的默认方言：2025-11-25 之前为 draft-07，之后为 2020-12），包括必须能够编译的正则模式。 schema 损坏的工具无法被验证，其他规则也就失去了关于它的这项证据。
+
+## Before
+
+```json
+```
+
+## After
+
+`fix` 不改动它；服务器应当列出有效的 schema：
+
+```json
+```
+
+## Limits
+
+只检查记录中列出的工具。
+"""
+
+
 INFO = RuleInfo(
     code="MCP205",
     slug="invalid-tool-schema",
@@ -49,6 +72,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="inputSchema 或 outputSchema 不是有效 JSON Schema 的工具",
     why_zh=("客户端把这些 schema 交给模型，并用它们验证调用；无效的 schema 会让两者都失效。"),
 )

@@ -49,6 +49,31 @@ from migrator.model.units import Kind, SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""违反其协议版本官方 MCP schema 的消息（需选择启用）。
+
+用 `--mcp-schema PATH`（你手头的官方 `schema.json`；版本从其所在文件夹的名称读取，如 `.../2025-11-25/schema.json`）或 `--mcp-schema cached`（用 `mcp-transcripts schema fetch VERSION` 获取的每个版本）启用。每个请求和通知按其方法的定义验证，每个结果按其请求方法的结果定义验证，每个错误响应按该版本的错误响应验证。工具相关部分交给 MCP202；版本未定义的方法不报告。
+
+## Before
+
+在 2025-06-18 的会话中，一个没有 `serverInfo` 的 `initialize` 结果（用 `--mcp-schema` 检查）：
+
+```json
+```
+
+## After
+
+`fix` 不改动它；服务器应当发送 schema 要求的成员：
+
+```json
+```
+
+## Limits
+
+需选择启用，并由你提供 schema 文件。版本未定义的方法不报告，工具相关部分交给 MCP202。
+"""
+
+
 INFO = RuleInfo(
     code="MCP206",
     slug="invalid-mcp-message",
@@ -56,6 +81,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="违反其版本官方 MCP schema 的消息（需 --mcp-schema）",
     why_zh=(
         "项目自带的 schema 只覆盖迁移涉及的部分；在 CI 中验证完整记录的团队希望每条消息都符合规范。"

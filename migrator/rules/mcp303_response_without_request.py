@@ -41,6 +41,29 @@ from migrator.model.session import Exchange
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""在记录中，其请求没有出现在它之前的响应。
+
+在会话中途开始的录制里，这在开头很常见，也无害。出现在其他位置则说明记录丢了行或顺序被打乱（响应写在了请求之前）。迁移工具无法知道这样的响应答复的是什么，所以没有规则评判它，`fix` 也不改动它。
+
+## Before
+
+```json
+```
+
+## After
+
+`fix` 不改动它。请按顺序录制流量（见 `mcp-transcripts record`）；这样这对消息就会像其他消息一样被评判：
+
+```json
+```
+
+## Limits
+
+每个文件最多保留 100,000 个等待答复的请求。超出时最早的请求被遗忘，它的响应随后报告为 MCP303。
+"""
+
+
 INFO = RuleInfo(
     code="MCP303",
     slug="response-without-request",
@@ -48,6 +71,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="请求没有出现在其之前的响应（记录从会话中途开始，或行顺序被打乱）",
     why_zh=("没有请求的响应是迁移工具无法使用的证据；说明这一点，胜过悄悄跳过。"),
 )

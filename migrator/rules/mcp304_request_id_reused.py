@@ -41,6 +41,29 @@ from migrator.model.units import Kind, SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""请求重用了同一方一个尚未得到答复的请求的 id。
+
+JSON-RPC 的 id 把响应与请求配对；同一个 id 同时在途两次，会让对端和迁移工具的配对产生歧义，迁移工具会把下一个响应配给较新的请求。客户端和服务器各自为自己的请求编号，所以同一个 id 在两个方向上同时在途是正常的，不会报告。
+
+## Before
+
+```json
+```
+
+## After
+
+`fix` 不改动它；客户端应当为请求分别编号：
+
+```json
+```
+
+## Limits
+
+只计算仍在途的 id：重用已经得到答复的请求的 id 不会报告。
+"""
+
+
 INFO = RuleInfo(
     code="MCP304",
     slug="request-id-reused",
@@ -48,6 +71,7 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="请求重用了同一方尚未得到答复的请求 id",
     why_zh=(
         "规范要求发送方在一个会话中不得重用 id；这样做的一方，可能把对一个调用的答复当作对另一个调用的答复接收。"

@@ -57,6 +57,33 @@ from migrator.rules.trace_base import SpanRule, span_rule
 
 SEP_1303_VERSION = "2025-11-25"
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""追踪中的 `tools/call` 输入验证失败，span 记录的是 JSON-RPC 错误。
+
+这是从 OpenTelemetry span 而不是线路记录中读出的 SEP-1303 发现（见 MCP101）。自协议版本 2025-11-25 起，工具的输入验证失败是工具执行错误：一个带有 `isError: true` 的 `CallToolResult`，客户端会把它展示给模型。仍以 `-32602 Invalid params` 作答的服务器，留下的是一个模型从未看到的红色协议错误 span。
+
+证据来自 span：JSON-RPC 错误码（`error.type`，或 `rpc.response.status_code`，或状态描述中的 `MCP error <code>:` 前缀）、状态描述以及 `exception` 事件的消息，由与记录相同的分类器和措辞读取器解读。插桩记录了 `gen_ai.tool.call.arguments` 时，还会检查参数。未知工具、格式错误的请求和服务器错误都不是验证失败，本规则不报告它们。
+
+当 span 所在会话为 2025-11-25 或更新版本时（span 上的 `mcp.protocol.version`，或会话的 `initialize` span 上的），严重级别为 `error`；在此之前或没有记录版本时为 `warning`。同一次调用的客户端 span 和服务器 span 都在追踪中时，这次调用只报告一次。
+
+遵循 OpenTelemetry semantic-conventions v1.41.0 中的 MCP 语义约定（`docs/gen-ai/mcp.md`，状态为 Development）。
+
+## Before
+
+一个导出请求，与 Collector 的 `file` 导出器写出的一样：一次参数未通过验证的调用，其服务器 span 记录了 `-32602` JSON-RPC 错误。
+
+```json
+```
+
+## After
+
+迁移后的服务器为这次调用记录的 span：一个带有 `isError: true` 的工具结果，`error.type` 设为 `tool_error`，没有 JSON-RPC 错误码。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP401",
     slug="trace-validation-error-as-protocol-error",
@@ -64,6 +91,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="追踪中的 tools/call 输入验证失败，却以 JSON-RPC 错误作答",
     why_zh=(
         "客户端不会把协议错误交给模型，模型只能盲目重试。追踪让生产流量中的这个问题显现出来；在 CI 中检查追踪，可以防止旧服务器在无人察觉的情况下发布。"

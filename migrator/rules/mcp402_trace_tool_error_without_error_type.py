@@ -43,6 +43,31 @@ from migrator.model.spans import ERROR_TYPE, TOOL_ERROR, Operation
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""追踪中的 `tools/call` 返回了 `isError` 结果，但其 span 缺少 `error.type = tool_error`。
+
+MCP 语义约定规定：当返回的 `CallToolResult` 中 `isError` 为 `true` 时，应当（SHOULD）把 `error.type` 设为 `tool_error`（并把 span 状态设为 `ERROR`）。缺少它，按 `error.type` 统计失败工具调用的仪表盘和告警就会漏掉每一个工具错误，包括被 SEP-1303 变为工具结果的输入验证失败。
+
+当 span 记录了结果（带有 `isError: true` 的 `gen_ai.tool.call.result`），而 `error.type` 缺失或为其他值时，本规则触发。
+
+遵循 OpenTelemetry semantic-conventions v1.41.0 中的 MCP 语义约定（`docs/gen-ai/mcp.md`，状态为 Development）。
+
+## Before
+
+span 记录了 `isError` 结果，却既没有 `error.type`，也没有 `ERROR` 状态。
+
+```json
+```
+
+## After
+
+同一个 span，`error.type` 设为 `tool_error`，状态为 `ERROR`。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP402",
     slug="trace-tool-error-without-error-type",
@@ -50,6 +75,7 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="返回 isError 工具结果的 span 缺少 error.type = tool_error",
     why_zh=(
         "工具错误是模型能看到并据此行动的错误；SEP-1303 之后，每个错误参数也都属于工具错误。把它们记录为成功的追踪，会藏起一整类失败。"

@@ -62,6 +62,38 @@ from migrator.model.spans import (
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""MCP span 缺少约定要求的属性。
+
+每个 MCP 客户端和服务器 span 都必需：`mcp.method.name`。有条件必需的属性，在 span 上能看出条件时检查：
+
+* `tools/call` span 上的 `gen_ai.tool.name`（操作涉及一个工具）；
+* `prompts/get` span 上的 `gen_ai.prompt.name`；
+* `resources/read`、`resources/subscribe` 和 `resources/unsubscribe` span 上的 `mcp.resource.uri`；
+* 请求 span 上的 `jsonrpc.request.id`（除 `notifications/*` 以外的每个方法）；
+* span 状态为 `ERROR`（操作失败）时的 `error.type`；
+* span 记录了 JSON-RPC 错误码时的 `rpc.response.status_code`。
+
+每种偏差在每个插桩作用域和服务中只报告一次（位于第一个出现它的 span）：它属于插桩，而不属于某次调用。带有 `mcp.method.name`、任何其他 `mcp.*` 属性，或名称以 MCP 方法开头（`tools/call ...`）的 span，都算作 MCP span。
+
+遵循 OpenTelemetry semantic-conventions v1.41.0 中的 MCP 语义约定（`docs/gen-ai/mcp.md`，状态为 Development）。
+
+## Before
+
+一个没有 `mcp.method.name`（凭名称认出）也没有 `jsonrpc.request.id` 的 `tools/call` span。
+
+```json
+```
+
+## After
+
+带有约定对 `tools/call` 请求所要求的全部属性的 span。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP403",
     slug="span-missing-required-attribute",
@@ -69,6 +101,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,  # judges the instrumentation: reported, not failing CI by default
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="MCP span 缺少必需或有条件必需的属性",
     why_zh=(
         "查询、仪表盘以及其他 MCP4xx 规则都靠这些属性找到 MCP 调用。缺少它们的 span 对这一切都不可见：一次验证失败的工具调用与一次 ping 无从区分。"

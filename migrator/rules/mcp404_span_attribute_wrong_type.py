@@ -44,6 +44,29 @@ from migrator.model.spans import CONVENTION_TYPES, Operation
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""MCP span 属性的类型不是约定所定义的，或者无法读取。
+
+MCP 语义约定为每个属性规定了类型：`jsonrpc.request.id` 是**字符串**（`"10"`，而不是整数 `10`）， `server.port` 是 int，依此类推。根本不是 OTLP `AnyValue` 的属性（裸值、缺少 key）也在这里报告； span 的其余部分照常检查。
+
+遵循 OpenTelemetry semantic-conventions v1.41.0 中的 MCP 语义约定（`docs/gen-ai/mcp.md`，状态为 Development）。
+
+## Before
+
+`jsonrpc.request.id` 被记录为整数（`intValue`）。
+
+```json
+```
+
+## After
+
+`jsonrpc.request.id` 被记录为字符串。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP404",
     slug="span-attribute-wrong-type",
@@ -51,6 +74,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,  # judges the instrumentation: reported, not failing CI by default
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="MCP span 属性的类型不对，或者不是 OTLP AnyValue",
     why_zh=(
         '后端按名称和类型为属性建立索引：查询 `jsonrpc.request.id = "10"` 匹配不到整数，类型混杂的列会让聚合出错。每种偏差在每个插桩作用域和服务中只报告一次，位于第一个出现它的 span。'

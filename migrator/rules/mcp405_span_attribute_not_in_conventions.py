@@ -51,6 +51,36 @@ from migrator.model.spans import MCP_NAMESPACE, REPLACEMENTS, Operation
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""MCP span 带有约定未定义的 `mcp.*` 属性。
+
+属性注册表的 `mcp` 命名空间有四个属性：`mcp.method.name`、`mcp.session.id`、`mcp.resource.uri` 和 `mcp.protocol.version`。在约定之前写成（或凭猜测）的插桩会写出其他属性；常见的几个都有已定义的替代：
+
+| 写成的 | 已定义的 |
+| --- | --- |
+| `mcp.tool.name` | `gen_ai.tool.name` |
+| `mcp.request.id` | `jsonrpc.request.id` |
+| `mcp.prompt.name` | `gen_ai.prompt.name` |
+| `mcp.transport` | `network.transport` |
+
+遵循 OpenTelemetry semantic-conventions v1.41.0 中的 MCP 语义约定（`docs/registry/attributes/mcp.md`，状态为 Development）。
+
+## Before
+
+工具名被记录为 `mcp.tool.name`。
+
+```json
+```
+
+## After
+
+工具名被记录为 `gen_ai.tool.name`。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP405",
     slug="span-attribute-not-in-conventions",
@@ -58,6 +88,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,  # judges the instrumentation: reported, not failing CI by default
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="OpenTelemetry 约定未定义的 mcp.* span 属性",
     why_zh=(
         "遵循约定的工具（GenAI 仪表盘、MCP4xx 规则）查找的是 `gen_ai.tool.name`；记录在其他名称下的工具调用不会被任何地方统计。每个属性在每个插桩作用域和服务中只报告一次，位于第一个带有它的 span。"

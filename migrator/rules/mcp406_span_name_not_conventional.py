@@ -44,6 +44,31 @@ from migrator.model.spans import METHOD, PROMPT_NAME, TOOL_NAME, Operation, name
 from migrator.rules.info import RuleInfo
 from migrator.rules.trace_base import SpanRule, span_rule
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""MCP span 的名称不是 `{mcp.method.name} {target}`。
+
+约定把 MCP span 命名为 `{mcp.method.name} {target}`：操作有目标时，target 为 `gen_ai.tool.name` 或 `gen_ai.prompt.name`（`tools/call add`、`prompts/get review`），否则只用 `{mcp.method.name}` （`tools/list`、`initialize`）。目标取自 span 的属性；插桩只把它放在名称里时，则取自名称。
+
+每种命名模式（`MCP send {mcp.method.name} {target}`）在每个插桩作用域和服务中只报告一次，位于第一个这样命名的 span。
+
+遵循 OpenTelemetry semantic-conventions v1.41.0 中的 MCP 语义约定（`docs/gen-ai/mcp.md`，状态为 Development）。
+
+## Before
+
+span 以插桩的函数名 `mcp.call_tool` 命名。
+
+```json
+```
+
+## After
+
+span 名为 `tools/call add`。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP406",
     slug="span-name-not-conventional",
@@ -51,6 +76,7 @@ INFO = RuleInfo(
     default_severity=Severity.INFO,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="名称不是 {mcp.method.name} {target} 形式的 MCP span",
     why_zh=(
         "span 名称是追踪视图列出和分组的依据。名称形式统一，用户才能跨服务、跨插桩找到同一个工具的所有调用。"

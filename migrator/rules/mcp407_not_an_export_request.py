@@ -33,6 +33,27 @@ from __future__ import annotations
 from migrator.model.findings import FixSafety, Severity
 from migrator.rules.info import RuleInfo, register_info
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""OTLP JSON 追踪文件中的一行是 JSON，却不是 OTLP 导出请求。
+
+Collector 的 `file` 导出器每行写一个 `ExportTraceServiceRequest`（`{"resourceSpans": [...]}`）。不是导出请求的行（另一个导出器的日志行、混在同一文件中的指标或日志、碰巧能解析的截断对象）会被报告并跳过；文件的其余部分照常读取。根本不是 JSON 的行属于 MCP301。
+
+## Before
+
+一个追踪文件，第二行是指标导出请求（`resourceMetrics`）：追踪和指标两条管道共用了 Collector 的 `file` 导出器。
+
+```json
+```
+
+## After
+
+追踪文件只包含追踪（每条管道一个 `file` 导出器，或删去那一行）。
+
+```json
+```
+"""
+
+
 INFO = register_info(
     RuleInfo(
         code="MCP407",
@@ -41,6 +62,7 @@ INFO = register_info(
         default_severity=Severity.ERROR,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        doc_zh=DOC_ZH,
         summary_zh="追踪文件中是 JSON、却不是 OTLP 导出请求的行（已跳过）",
         why_zh=("悄悄跳过一行，会让 CI 检查在从未读过的追踪上通过。"),
         found_in="trace",

@@ -58,6 +58,31 @@ from migrator.model.units import SourceMessage
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""参数违反工具自身 `inputSchema` 的 `tools/call`，得到的是成功结果。
+
+服务器在其 schema 拒绝的参数上运行了工具：它根本不验证输入，或者验证得比它声明的少。没有任何东西告诉模型它的调用错了，而处理程序运行在它本不该看到的数据上。
+
+`mcp-transcripts probe` 故意发出这样的调用，并在请求的 `params._meta["io.github.mcp-transcripts/probe-case"]` 中标记每一个（该用例违反了什么）。本规则只评判有标记的调用，所以对探测录制运行 `check` 报告的正是探测报告的内容，而日常流量（宽松的服务器可能有意转换某个值）交给 MCP203。
+
+严重级别为 `error`；如果唯一的违规是 `additionalProperties: false` 所禁止的属性，则为 `warning` （例如 zod 会悄悄丢弃未知的键，而不是拒绝它们：处理程序根本看不到它们）。
+
+## Before
+
+探测的录制：先是目录，然后是其中一个用例。
+
+```json
+```
+
+## After
+
+服务器以一个说明问题所在的工具结果拒绝这些参数。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP501",
     slug="invalid-arguments-accepted",
@@ -65,6 +90,7 @@ INFO = RuleInfo(
     default_severity=Severity.ERROR,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="参数违反工具 inputSchema 的 tools/call 被执行，并以成功结果作答",
     why_zh=(
         "SEP-1303 要求服务器以指明问题的 isError 结果回应无效参数，让模型能更正调用。接受无效参数的服务器给了模型一个错误的答案，而不是恢复的途径。"

@@ -56,6 +56,29 @@ from migrator.model.units import Kind
 from migrator.rules.base import RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""违反工具 `inputSchema` 的参数，得到的是 `-32602` 以外的 JSON-RPC 错误。
+
+通常是 `-32603 Internal error`：服务器的验证失败以异常的形式漏了出来，于是读起来像服务器崩溃，而不是调用中的错误。客户端和模型都无从得知参数有误。MCP101 说回答应当是工具结果；本规则补充一点：即使按旧规则（当时 `-32602` 才是表示参数无效的错误码），这个错误码也掩盖了实际发生的事。
+
+与 MCP501 一样，它评判 `mcp-transcripts probe` 标记为其用例的调用（`params._meta["io.github.mcp-transcripts/probe-case"]`）：这些调用的参数已知无效，错误不可能有其他原因。
+
+## Before
+
+探测的录制：先是目录，然后是其中一个用例。
+
+```json
+```
+
+## After
+
+服务器以一个说明问题所在的工具结果拒绝这些参数。
+
+```json
+```
+"""
+
+
 INFO = RuleInfo(
     code="MCP502",
     slug="validation-error-as-internal-error",
@@ -63,6 +86,7 @@ INFO = RuleInfo(
     default_severity=Severity.WARNING,
     fix=FixSafety.NONE,
     doc=__doc__ or "",
+    doc_zh=DOC_ZH,
     summary_zh="违反 inputSchema 的参数以 -32602 以外的 JSON-RPC 错误作答",
     why_zh=(
         "内部错误让客户端放弃，或原样重试同一个调用；指明参数的 isError 结果则告诉模型该改什么。"

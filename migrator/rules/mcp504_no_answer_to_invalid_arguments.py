@@ -37,6 +37,31 @@ from __future__ import annotations
 from migrator.model.findings import FixSafety, Severity
 from migrator.rules.info import RuleInfo, register_info
 
+# The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
+DOC_ZH = r"""服务器没有在探测的 `--timeout` 之内答复带有无效参数的 `tools/call`。
+
+由 `mcp-transcripts probe` 报告。会做验证的服务器会立即答复无效参数；没有回答通常意味着处理程序在这些参数上运行并卡住了，或者验证失败被吞掉、请求被遗忘了。
+
+记录本身无法显示缺失的回答，所以对录制运行 `check` 不会报告本规则。
+
+## Before
+
+探测发送的用例：
+
+```json
+```
+
+（在超时时间内没有回答）
+
+## After
+
+服务器以一个说明问题所在的工具结果答复它：
+
+```json
+```
+"""
+
+
 INFO = register_info(
     RuleInfo(
         code="MCP504",
@@ -45,6 +70,7 @@ INFO = register_info(
         default_severity=Severity.WARNING,
         fix=FixSafety.NONE,
         doc=__doc__ or "",
+        doc_zh=DOC_ZH,
         summary_zh="在 --timeout 内没有回应带无效参数的 tools/call（probe）",
         why_zh=("客户端一直等到自己的超时，模型什么也得不到；isError 结果会告诉它该改什么。"),
         found_in="probe",

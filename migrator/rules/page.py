@@ -6,13 +6,20 @@ limits. A docstring is written as prose (what the rule does) followed by ``## Be
 ``## After``, ``## Why`` and, where there is something to say, ``## Limits``; any other
 ``##`` section is kept, after the known ones, so nothing a rule's author writes is lost.
 
+The examples stay in the docstring as recorded, one message a line: that is what the
+tests run. A terminal shows them so; the site pretty-prints each message at build time,
+highlights the lines that differ between Before and After, and folds the recorded lines
+under each example.
+
 The Chinese page translates the headings and everything the tool generates, and shows
-the rule's ``summary_zh`` and ``why_zh``; the prose and the limits stay English, and the
-page says so at the top.
+the rule's ``summary_zh``, ``why_zh`` and ``doc_zh`` (the docstring in Chinese, into
+which the docstring's examples are put); a rule without them shows the English text, and
+the page says so at the top.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -24,10 +31,13 @@ from migrator.rules.registry import all_rules, tool_call_rules
 __all__ = [
     "DOCS_URL",
     "RuleDoc",
+    "changed_lines",
     "example_blocks",
+    "localized_doc",
     "page_path",
     "page_url",
     "parse_doc",
+    "pretty_transcript",
     "render_index",
     "render_page",
 ]
@@ -189,15 +199,32 @@ _NOTHING_TO_FIX = {
     },
 }
 
-_ENGLISH_BODY_NOTE = (
-    '!!! note "本页部分内容为英文"\n'
-    "    “作用”和“已知限制”两节的正文取自规则的英文文档，尚未翻译；"
-    "摘要、原因和其余各节为中文。\n"
-)
 _UNTRANSLATED_NOTE = (
     '!!! note "本页正文为英文"\n'
-    "    这条规则还没有中文摘要和原因，下面显示英文原文；标题和生成的各节为中文。\n"
+    "    这条规则还没有中文文档，下面显示英文原文；标题和生成的各节为中文。\n"
 )
+
+
+def localized_doc(info: RuleInfo, lang: str) -> RuleDoc:
+    """The docstring's parts in ``lang``: for Chinese, ``doc_zh`` with the examples put in."""
+    doc = parse_doc(info.doc)
+    if lang != "zh" or not info.doc_zh:
+        return doc
+    zh = parse_doc(info.doc_zh)
+    return RuleDoc(
+        what=zh.what,
+        before=_with_examples(zh.before, doc.before),
+        after=_with_examples(zh.after, doc.after),
+        why=info.why_zh or doc.why,
+        limits=zh.limits,
+        other=zh.other,
+    )
+
+
+def _with_examples(translated: str, original: str) -> str:
+    """``translated`` with each of its empty code blocks replaced by ``original``'s, in order."""
+    examples = iter(match.group(0) for match in _FENCE.finditer(original))
+    return _FENCE.sub(lambda _: next(examples), translated)
 
 
 def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
@@ -207,10 +234,11 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
     page's own path, as MkDocs resolves them); without it the text suits a terminal.
     """
     heading = _HEADINGS[lang]
-    doc = parse_doc(info.doc)
+    doc = localized_doc(info, lang)
     zh = lang == "zh"
     summary = info.summary_zh if zh and info.summary_zh else info.summary
     why = info.why_zh if zh and info.why_zh else doc.why
+    translated = bool(info.summary_zh and info.why_zh and info.doc_zh)
 
     def title(level: int, key: str) -> str:
         anchor = {"what": "what-it-does", "limits": "known-limits", "change": "the-change"}.get(
@@ -219,8 +247,8 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
         return f"{'#' * level} {heading[key]}" + (f" {{#{anchor}}}" if web else "")
 
     lines = [f"# {info.code} `{info.slug}` {{#{info.code.lower()}}}" if web else info.title, ""]
-    if zh:
-        lines += [_ENGLISH_BODY_NOTE if info.summary_zh and info.why_zh else _UNTRANSLATED_NOTE, ""]
+    if zh and not translated:
+        lines += [_UNTRANSLATED_NOTE, ""]
     lines += [f"**{markdown_literal(summary.strip()) if web else summary.strip()}**", ""]
     lines += [_facts(info, lang, web), ""]
     lines += [title(2, "what"), "", doc.what, ""]
@@ -228,15 +256,16 @@ def render_page(info: RuleInfo, lang: str = "en", *, web: bool = True) -> str:
         lines += [title(2, "why"), "", why, ""]
     if doc.before or doc.after:
         lines += [title(2, "example"), ""]
+        if web:  # pretty-printed, the changed lines marked, the recorded lines folded below
+            before, after = _web_examples(doc, lang)
+        else:
+            before, after = doc.before, doc.after
         if doc.before:
-            lines += [title(3, "before"), "", doc.before, ""]
-        changed = _changed_lines(doc) if info.fix is not FixSafety.NONE else []
+            lines += [title(3, "before"), "", before, ""]
         if doc.after:
-            after = doc.after
-            if web and changed:  # mark the lines fix rewrote
-                numbers = " ".join(str(number) for number, _, _ in changed)
-                after = after.replace("```json\n", f'```json hl_lines="{numbers}"\n', 1)
             lines += [title(3, "after"), "", after, ""]
+        # a terminal shows the lines as recorded: the lines fix rewrote follow, pretty-printed
+        changed = _changed_lines(doc) if info.fix is not FixSafety.NONE and not web else []
         if changed:
             lines += [title(3, "change"), ""]
         for number, old, new in changed:
@@ -287,6 +316,122 @@ def _changed_lines(doc: RuleDoc) -> list[tuple[int, str, str]]:
         for number, (old, new) in enumerate(zip(old_lines, new_lines, strict=True), start=1)
         if old != new
     ]
+
+
+# A web page's code blocks sit in this class: they wrap inside their box (extra.css).
+CODE_CLASS = "rule-code"
+
+_RECORDED = {
+    "en": "As recorded: one message a line",
+    "zh": "原始记录：每行一条消息",
+}
+
+
+def _web_examples(doc: RuleDoc, lang: str) -> tuple[str, str]:
+    """The Before and After sections for the site: each JSON message pretty-printed.
+
+    When both sections hold one block, the lines that differ between the two are
+    highlighted (as on the error-handling page). The lines as recorded, which the tests
+    run and which ``check`` reads, follow each pretty-printed block, folded.
+    """
+    before_blocks, after_blocks = example_blocks(doc.before), example_blocks(doc.after)
+    marks: tuple[list[int], list[int]] = ([], [])
+    if len(before_blocks) == 1 and len(after_blocks) == 1:
+        marks = changed_lines(
+            pretty_transcript(before_blocks[0]), pretty_transcript(after_blocks[0])
+        )
+    return (
+        _shown_blocks(doc.before, marks[0], lang),
+        _shown_blocks(doc.after, marks[1], lang),
+    )
+
+
+def _shown_blocks(section: str, marked: list[int], lang: str) -> str:
+    """``section`` with each fenced block pretty-printed in a wrapping box.
+
+    ``marked``: the lines to highlight, when the section holds one block.
+    """
+
+    def shown(match: re.Match[str]) -> str:
+        recorded = match.group("body")
+        pretty = pretty_transcript(recorded)
+        fence = match.group(0).split("\n", 1)[0]
+        options = f' hl_lines="{" ".join(map(str, marked))}"' if marked else ""
+        parts = [f"{fence}{options}", pretty, "```", ""]
+        if pretty != recorded.rstrip("\n"):
+            parts += [f'??? note "{_RECORDED[lang]}"', "", _indent(match.group(0), "    "), ""]
+        return _code_box("\n".join(parts))
+
+    return _FENCE.sub(shown, section)
+
+
+def _code_box(markdown: str) -> str:
+    """Markdown holding code blocks, in the box whose code wraps (see ``CODE_CLASS``)."""
+    return f'<div class="{CODE_CLASS}" markdown>\n\n{markdown.strip()}\n\n</div>'
+
+
+def pretty_transcript(body: str) -> str:
+    """A block's JSON lines pretty-printed (indent 2), a blank line between messages.
+
+    A line is pretty-printed only when that loses nothing: it must be the compact form
+    of what it parses to (so no duplicate key, number spelling or escape is lost). Any
+    other line (not JSON, or spelled otherwise) is shown as it is.
+    """
+    return "\n\n".join(_pretty_line(line) for line in body.rstrip("\n").split("\n"))
+
+
+def _pretty_line(line: str) -> str:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line
+    for ascii_only in (False, True):
+        compact = json.dumps(message, separators=(",", ":"), ensure_ascii=ascii_only)
+        if compact == line:
+            return _pretty_json(message, ascii_only)
+    return line
+
+
+# An object or array this short (its name included, its indentation not) stays on one
+# line: {"type": "number"}, or a span attribute {"key": ..., "value": {...}}.
+PRETTY_WIDTH = 72
+
+
+def _pretty_json(value: object, ascii_only: bool, indent: str = "", key: str = "") -> str:
+    """``value`` indented by two, an object or array on one line when it fits.
+
+    ``key`` is the member name written before the value (``"a": ``), counted in the
+    width; the indentation is not, so deep members (span attributes) stay one a line.
+    """
+    inline = json.dumps(value, ensure_ascii=ascii_only)
+    if not isinstance(value, dict | list) or len(key + inline) <= PRETTY_WIDTH:
+        return inline
+    if not value:
+        return inline
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = []
+        for name, member in value.items():
+            label = json.dumps(name, ensure_ascii=ascii_only) + ": "
+            items.append(inner + label + _pretty_json(member, ascii_only, inner, label))
+        opening, closing = "{", "}"
+    else:
+        items = [inner + _pretty_json(member, ascii_only, inner) for member in value]
+        opening, closing = "[", "]"
+    return opening + "\n" + ",\n".join(items) + "\n" + indent + closing
+
+
+def changed_lines(before: str, after: str) -> tuple[list[int], list[int]]:
+    """The 1-based lines of ``before`` and of ``after`` that are not common to both."""
+    old, new = before.splitlines(), after.splitlines()
+    old_changed: list[int] = []
+    new_changed: list[int] = []
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            old_changed.extend(range(i1 + 1, i2 + 1))
+            new_changed.extend(range(j1 + 1, j2 + 1))
+    return old_changed, new_changed
 
 
 def _pretty_block(line: str, label: str, web: bool) -> str:
@@ -344,7 +489,7 @@ def _options(info: RuleInfo, lang: str, web: bool) -> str:
             "- Ignore it in the configuration file, everywhere or in some files only "
             "(`per-file-ignores` applies to `check` and to `fix`):",
         ]
-    parts += ["", _indent(config, "    "), ""]
+    parts += ["", _indent(_code_box(config) if web else config, "    "), ""]
     if code in {rule.info.code for rule in tool_call_rules()}:
         if lang == "zh":
             parts.append(

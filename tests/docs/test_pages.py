@@ -223,10 +223,14 @@ def test_chinese_pages_with_an_english_body_say_so(built_site: Path) -> None:
     # The CLI reference is Chinese throughout (tests/docs/test_translated_references.py);
     # the API reference keeps the code's English docstrings under Chinese summaries.
     notes = (ENGLISH_BODY_NOTE, "本页部分内容为英文", "文档字符串为英文原文")
-    for page in [
-        "migrator/reference/api",
-        "migrator/reference/rules/mcp101",
-    ]:
+    for page in ["migrator/reference/api"]:
         html = (built_site / "zh" / page / "index.html").read_text(encoding="utf-8")
         article = html[html.index("<article") :]
         assert any(note in article[:3000] for note in notes), page
+    # the rule pages are Chinese throughout (their doc_zh), so none says otherwise
+    rule_pages = sorted((built_site / "zh" / "migrator/reference/rules").glob("mcp*/index.html"))
+    assert len(rule_pages) > 20
+    for rule_page in rule_pages:
+        html = rule_page.read_text(encoding="utf-8")
+        article = html[html.index("<article") :]
+        assert not any(note in article for note in notes), rule_page.parent.name

@@ -82,3 +82,16 @@ def test_an_object_without_a_summary_fails_the_build(built_site: Path) -> None:
     del hook.SUMMARIES["migrator.api.fix_text"]
     with pytest.raises(KeyError, match=r"migrator\.api\.fix_text"):
         hook.translate(english)
+
+
+def test_the_chinese_rule_pages_have_no_english_prose(built_site: Path) -> None:
+    """Issue 28, item 5: measured as ``scripts/zh_coverage.py`` measures the site."""
+    path = ROOT / "scripts" / "zh_coverage.py"
+    spec = importlib.util.spec_from_file_location("zh_coverage", path)
+    assert spec is not None and spec.loader is not None
+    coverage = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(coverage)
+    rows = [row for row in coverage.measure(built_site) if "/reference/rules" in row[0]]
+    assert len(rows) > 20
+    english = {page: count for page, count, _, _ in rows if count}
+    assert not english, english
