@@ -530,19 +530,7 @@ def markdown(
 ) -> str:
     lines = [f"Measured on {machine}.", ""]
     if goals:
-        lines += [
-            "### Against the targets (issue 29)",
-            "",
-            "| target | messages | wanted | measured | met? |",
-            "| --- | ---: | ---: | ---: | --- |",
-        ]
-        for goal in goals:
-            where = f"{goal.messages:,}" if goal.messages else "-"
-            lines.append(
-                f"| {goal.what} | {where} | {goal.shown(goal.wanted)} "
-                f"| {goal.shown(goal.measured)} | {goal.met} |"
-            )
-        lines.append("")
+        lines += ["### Against the targets (issue 29)", "", *targets_table(goals), ""]
     for messages, results in all_results.items():
         lines += [
             f"### {messages:,} messages ({results[0].megabytes:,.0f} MB)",
@@ -681,6 +669,30 @@ def load(path: Path) -> dict[int, list[Measurement]]:
 
 
 QUICK_SIZES = "20000,50000"
+README_START = "<!-- benchmarks/run.py writes the table below -->"
+README_END = "<!-- end of the benchmark table -->"
+
+
+def targets_table(goals: list[Target]) -> list[str]:
+    """The targets against what a run measured, as Markdown lines."""
+    lines = [
+        "| target | messages | wanted | measured | met? |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for goal in goals:
+        where = f"{goal.messages:,}" if goal.messages else "-"
+        lines.append(
+            f"| {goal.what} | {where} | {goal.shown(goal.wanted)} "
+            f"| {goal.shown(goal.measured)} | {goal.met} |"
+        )
+    return lines
+
+
+def into_readme(readme: str, goals: list[Target], machine: str) -> str:
+    """``readme`` with the targets table between its markers (which must be there)."""
+    start, end = readme.index(README_START), readme.index(README_END)
+    block = [README_START, f"Measured on {machine}.", "", *targets_table(goals), ""]
+    return readme[:start] + "\n".join(block) + readme[end:]
 
 
 def main() -> None:
@@ -767,6 +779,11 @@ def main() -> None:
         "targets": [asdict(goal) | {"met": goal.met} for goal in goals],
     }
     (args.out / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    if published:
+        readme = ROOT / "README.md"
+        readme.write_text(
+            into_readme(readme.read_text(encoding="utf-8"), goals, machine), encoding="utf-8"
+        )
     print(table)
 
 

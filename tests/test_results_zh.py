@@ -81,3 +81,19 @@ def test_every_table_run_py_writes_has_chinese(results_zh: ModuleType) -> None:
         assert "与目标对照（issue 29）" in chinese  # noqa: RUF001 - Chinese punctuation
         assert "只含 MCP span 的 OTLP trace（100 MB）" in chinese  # noqa: RUF001
         assert "share of" not in chinese and "wanted" not in chinese
+
+
+def test_the_targets_table_goes_between_the_readmes_markers() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import run
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    goal = run.Target("check: share of orjson parse-only throughput", 200_000, 0.6, 0.72, True)
+    once = run.into_readme(readme, [goal], "x86_64, 2 cores")
+    twice = run.into_readme(once, [goal], "x86_64, 2 cores")
+    assert once == twice  # the block is replaced, not added to
+    assert "| check: share of orjson parse-only throughput | 200,000 | 0.60 | 0.72 | yes |" in once
+    start, end = readme.index(run.README_START), readme.index(run.README_END)
+    assert once.startswith(readme[:start]) and once.endswith(readme[end:])
