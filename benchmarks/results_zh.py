@@ -27,6 +27,27 @@ LABELS = {
     "value": "值",
     "run": "运行",
     "command": "命令",
+    "CPU seconds (median)": "CPU 秒（中位数）",
+    "spans/s": "span/秒",
+    "target": "目标",
+    "messages": "消息数",
+    "wanted": "要求",
+    "measured": "实测",
+    "met?": "达到？",
+    # cells of the targets table
+    "yes": "是",
+    "no": "否",
+    "not measured": "未测量",
+    "-": "-",
+    "check: share of orjson parse-only throughput": "check：占 orjson 仅解析吞吐量的比例",
+    "check: speed-up over the jq one-liner": "check：相对 jq 单行命令的加速比",
+    "fix --diff: share of orjson parse-only throughput": "fix --diff：占 orjson 仅解析吞吐量的比例",
+    "peak RSS of check, fix and fix --diff (MB)": "check、fix 与 fix --diff 的峰值 RSS（MB）",
+    "MCP-only OTLP trace: share of orjson parse-only (CPU time)": (
+        "只含 MCP span 的 OTLP trace：占 orjson 仅解析的比例（CPU 时间）"
+    ),
+    "`mcp-transcripts --version` (seconds)": "`mcp-transcripts --version`（秒）",
+    "HTTP proxy: latency added per call, median (ms)": "HTTP 代理：每次调用增加的延迟，中位数（毫秒）",
     # tasks (tool names and command lines stay as they are)
     "orjson parse only": "只用 orjson 解析",
     "json parse only": "只用 json 解析",
@@ -48,6 +69,10 @@ LABELS = {
     ),
     "mcp-transcripts fix --diff": "mcp-transcripts fix --diff",
     "mcp-transcripts fix": "mcp-transcripts fix",
+    "orjson parse only (MCP-only OTLP trace)": "只用 orjson 解析（只含 MCP span 的 OTLP trace）",
+    "mcp-transcripts check (MCP-only OTLP trace)": (
+        "mcp-transcripts check（只含 MCP span 的 OTLP trace）"
+    ),
     # ratios
     "mcp-transcripts check: share of orjson parse-only throughput": (
         "mcp-transcripts check：占 orjson 仅解析吞吐量的比例"
@@ -62,6 +87,7 @@ LABELS = {
         "mcp-transcripts check：占 msgspec 仅解码信封吞吐量的比例"
     ),
     "check -j 2 on one file: speed-up over -j 1": "对一个文件 check -j 2：相对 -j 1 的加速比",
+    "check -j 2 on one file: CPU seconds against -j 1": "对一个文件 check -j 2：CPU 秒数与 -j 1 之比",
     "check speed-up over the jq one-liner": "check 相对 jq 单行命令的加速比",
     "check speed-up over check-jsonschema": "check 相对 check-jsonschema 的加速比",
     # runs
@@ -73,6 +99,7 @@ LABELS = {
     # section headings
     "Many files and worker processes": "多个文件与工作进程",
     "Start-up": "启动",
+    "Against the targets (issue 29)": "与目标对照（issue 29）",
     "After the second pass on the tools/call path: 100,000 messages, a later run": (
         "tools/call 路径第二轮优化之后：100,000 条消息，稍后的一次运行"
     ),
@@ -92,6 +119,7 @@ PARAGRAPHS = {
 
 _MEASURED = re.compile(r"Measured on (?P<machine>.+)\.$")
 _SIZE = re.compile(r"### (?P<messages>[\d,]+) messages \((?P<mb>[\d,.]+) MB\)$")
+_TRACE = re.compile(r"### MCP-only OTLP trace \((?P<mb>[\d,.]+) MB\)$")
 _NUMBER = re.compile(r"[\d,.]+(?:%|x| s)?")
 
 
@@ -141,6 +169,11 @@ def to_chinese(markdown: str) -> str:
             flush()
             out.append(
                 f"### {match.group('messages')} 条消息（{match.group('mb')} MB） {anchor(line[4:])}"
+            )
+        elif match := _TRACE.fullmatch(line):
+            flush()
+            out.append(
+                f"### 只含 MCP span 的 OTLP trace（{match.group('mb')} MB） {anchor(line[4:])}"
             )
         elif line.startswith("### "):
             flush()

@@ -10,10 +10,21 @@ the ratios compare like with like on a noisy machine:
 * ``jq -c 'select(.error.code == -32602)'``, a one-liner that only detects;
 * ``check-jsonschema`` validating the same messages against the JSON-RPC
   schema (on a JSON array, the form it reads), where installed;
-* ``mcp-transcripts check`` (every default rule), ``fix --diff`` and ``fix``.
+* ``mcp-transcripts check`` (every default rule), ``fix --diff`` and ``fix``, and ``check``
+  of the one file on one process (``-j 1``) and on two (``-j 2``), with the CPU seconds
+  (user + system, of every process of the run) beside the wall time, so the table shows how
+  the work was split as well as what the split saved;
+* start-up (``--version``, ``check`` of a one-line file) and ``check`` of an MCP-only OTLP
+  trace against orjson parsing it (``benchmarks/traces.py`` makes the trace);
+* with ``--proxy``, ``scripts/bench_http_proxy.py``'s latency added per call.
+
+The first size is where the throughput targets are read, the last where peak RSS and ``-j 2``
+are (by default 200,000 messages, 0.25 GB, and 1,000,000, 1.3 GB, with about 100,000
+findings); the run ends with the targets of issue 29 against what was measured, as a table.
 
 Usage:
-    python benchmarks/run.py [--sizes 10000,100000,1000000] [--repeat 3] [--out DIR] [--plot FILE]
+    python benchmarks/run.py [--sizes 200000,1000000] [--repeat 3] [--out DIR] [--plot FILE]
+    python benchmarks/run.py --quick       # small sizes, one repeat: to try it (minutes)
     python benchmarks/run.py --replot      # redraw the plot from an earlier results.json
 
 Writes ``results.json``, ``results.md`` and its Chinese ``results.zh.md`` to ``--out`` (default
@@ -72,6 +83,7 @@ class Measurement:
     megabytes: float
     seconds: float
     peak_rss_mb: float
+    cpu_seconds: float = 0.0  # user + system of the process and its workers (median)
 
     @property
     def mb_per_s(self) -> float:
@@ -90,19 +102,30 @@ import resource, subprocess, sys, time
 started = time.perf_counter()
 code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
 seconds = time.perf_counter() - started
-print(code, seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(code, seconds, usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
 """
+
+
+def run_timed(argv: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + system) of one process.
+
+    The CPU seconds count the process's worker processes too (they are its
+    children, waited for); the peak RSS is the largest single process's.
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    code, seconds, peak_kib, cpu = done.stdout.split()
+    if int(code) not in (0, 1):
+        raise RuntimeError(f"{' '.join(argv)} exited with {code}")
+    return float(seconds), int(peak_kib) / 1024, float(cpu)  # Linux reports KiB
 
 
 def run_once(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one process."""
-    done = subprocess.run(
-        [sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT, check=True
-    )
-    code, seconds, peak_kib = done.stdout.split()
-    if int(code) not in (0, 1):
-        raise RuntimeError(f"{' '.join(argv)} exited with {code}")
-    return float(seconds), int(peak_kib) / 1024  # Linux reports KiB
+    seconds, peak, _ = run_timed(argv)
+    return seconds, peak
 
 
 def measure(
@@ -113,15 +136,21 @@ def measure(
     repeat: int,
     prepare: list[str] | None = None,
 ) -> Measurement:
-    times, peaks = [], []
+    times, peaks, cpus = [], [], []
     for _ in range(repeat):
         if prepare:
             subprocess.run(prepare, check=True)
-        seconds, peak = run_once(argv)
+        seconds, peak, cpu = run_timed(argv)
         times.append(seconds)
         peaks.append(peak)
+        cpus.append(cpu)
     return Measurement(
-        task, messages, path.stat().st_size / 1e6, statistics.median(times), max(peaks)
+        task,
+        messages,
+        path.stat().st_size / 1e6,
+        statistics.median(times),
+        max(peaks),
+        statistics.median(cpus),
     )
 
 
@@ -305,6 +334,162 @@ def bench_startup(repeat: int) -> dict[str, float]:
     return {"mcp-transcripts --version": version, "check on a 1-line file": check}
 
 
+def bench_traces(megabytes: int, repeat: int) -> list[Measurement]:
+    """``check`` of an MCP-only OTLP trace (10 MCP spans per export request) against orjson."""
+    from traces import trace_file  # benchmarks/ is this script's folder
+
+    path = trace_file(megabytes, 10)
+    spans = sum(line.count('"spanId"') for line in path.open(encoding="utf-8"))
+    migrate = str(BIN / "mcp-transcripts")
+    return [
+        measure(
+            "orjson parse only (MCP-only OTLP trace)",
+            [sys.executable, "-c", PARSE_ORJSON, str(path)],
+            spans,
+            path,
+            repeat,
+        ),
+        measure(
+            "mcp-transcripts check (MCP-only OTLP trace)",
+            [migrate, "check", "-q", "--fail-on", "never", str(path)],
+            spans,
+            path,
+            repeat,
+        ),
+    ]
+
+
+def bench_proxy(calls: int) -> dict[str, float]:
+    """The latency ``mcp-transcripts proxy --url`` adds per ``tools/call`` (median and p99, ms)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "bench_http_proxy.py"),
+            "--only",
+            "latency",
+            "--calls",
+            str(calls),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    for line in done.stdout.splitlines():
+        words = line.split()
+        if words[:1] == ["added"]:  # "added  median  1.0  p99  1.8"
+            return {"median": float(words[2]), "p99": float(words[4])}
+    raise RuntimeError(f"no latency in the output of bench_http_proxy.py:\n{done.stdout}")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One line of issue 29's "Done when", against what this run measured."""
+
+    what: str  # the label: what is measured, and its unit
+    messages: int  # the file it was measured on (0: not a file size)
+    wanted: float
+    measured: float | None  # None: not measured in this run
+    at_least: bool  # the target is a floor (else a ceiling)
+    unit: str = ""  # how the numbers are written: "" (a ratio), "x", " s"
+
+    @property
+    def met(self) -> str:
+        if self.measured is None:
+            return "not measured"
+        good = self.measured >= self.wanted if self.at_least else self.measured <= self.wanted
+        return "yes" if good else "no"
+
+    def shown(self, value: float | None) -> str:
+        if value is None:
+            return "-"
+        if self.unit == " s":
+            return f"{value:.3f} s"
+        if self.unit == "x":
+            return f"{value:.2f}x"
+        return f"{value:.2f}" if value < 10 else f"{value:.0f}"
+
+
+def targets(
+    all_results: dict[int, list[Measurement]],
+    all_ratios: dict[int, dict[str, float]],
+    startup: dict[str, float],
+    otlp: list[Measurement],
+    proxy: dict[str, float] | None,
+) -> list[Target]:
+    """Issue 29's targets: throughput at the first size, memory and ``-j 2`` at the last."""
+    small, large = min(all_results), max(all_results)
+    share = all_ratios[small]
+    by_large = {m.task: m for m in all_results[large]}
+    trace = {m.task: m for m in otlp}
+    trace_share = None
+    if trace:  # by CPU time, which other jobs on the machine disturb less than wall time
+        base, check = (
+            trace["orjson parse only (MCP-only OTLP trace)"],
+            trace["mcp-transcripts check (MCP-only OTLP trace)"],
+        )
+        trace_share = base.cpu_seconds / check.cpu_seconds if check.cpu_seconds else None
+    peak = max(
+        by_large[task].peak_rss_mb
+        for task in ("mcp-transcripts check", "mcp-transcripts fix", "mcp-transcripts fix --diff")
+    )
+    return [
+        Target(
+            "check: share of orjson parse-only throughput",
+            small,
+            0.6,
+            share["mcp-transcripts check: share of orjson parse-only throughput"],
+            True,
+        ),
+        Target(
+            "check: speed-up over the jq one-liner",
+            small,
+            2.0,
+            share.get("check speed-up over the jq one-liner"),
+            True,
+            "x",
+        ),
+        Target(
+            "fix --diff: share of orjson parse-only throughput",
+            small,
+            0.5,
+            share["mcp-transcripts fix --diff: share of orjson parse-only throughput"],
+            True,
+        ),
+        Target("peak RSS of check, fix and fix --diff (MB)", large, 60, peak, False),
+        Target(
+            "check -j 2 on one file: speed-up over -j 1",
+            large,
+            1.6,
+            all_ratios[large]["check -j 2 on one file: speed-up over -j 1"],
+            True,
+            "x",
+        ),
+        Target(
+            "MCP-only OTLP trace: share of orjson parse-only (CPU time)",
+            0,
+            0.5,
+            trace_share,
+            True,
+        ),
+        Target(
+            "`mcp-transcripts --version` (seconds)",
+            0,
+            0.15,
+            startup["mcp-transcripts --version"],
+            False,
+            " s",
+        ),
+        Target(
+            "HTTP proxy: latency added per call, median (ms)",
+            0,
+            1.0,
+            proxy["median"] if proxy else None,
+            False,
+        ),
+    ]
+
+
 def ratios(results: list[Measurement]) -> dict[str, float]:
     by = {m.task: m for m in results}
     out: dict[str, float] = {}
@@ -315,10 +500,14 @@ def ratios(results: list[Measurement]) -> dict[str, float]:
     out["mcp-transcripts check: share of msgspec envelope-only throughput"] = (
         by["mcp-transcripts check"].mb_per_s / envelope.mb_per_s
     )
+    split = by["mcp-transcripts check -j 2 (one file, two processes)"]
     out["check -j 2 on one file: speed-up over -j 1"] = (
-        by["mcp-transcripts check"].seconds
-        / by["mcp-transcripts check -j 2 (one file, two processes)"].seconds
+        by["mcp-transcripts check"].seconds / split.seconds
     )
+    if split.cpu_seconds and by["mcp-transcripts check"].cpu_seconds:
+        out["check -j 2 on one file: CPU seconds against -j 1"] = (
+            split.cpu_seconds / by["mcp-transcripts check"].cpu_seconds
+        )
     if "jq select (detect only)" in by:
         out["check speed-up over the jq one-liner"] = (
             by["jq select (detect only)"].seconds / by["mcp-transcripts check"].seconds
@@ -336,23 +525,41 @@ def markdown(
     jobs: dict[str, float],
     startup: dict[str, float],
     machine: str,
+    otlp: list[Measurement] | None = None,
+    goals: list[Target] | None = None,
 ) -> str:
     lines = [f"Measured on {machine}.", ""]
+    if goals:
+        lines += ["### Against the targets (issue 29)", "", *targets_table(goals), ""]
     for messages, results in all_results.items():
         lines += [
             f"### {messages:,} messages ({results[0].megabytes:,.0f} MB)",
             "",
-            "| task | seconds (median) | MB/s | messages/s | peak RSS (MB) |",
-            "| --- | ---: | ---: | ---: | ---: |",
+            "| task | seconds (median) | CPU seconds (median) | MB/s | messages/s | peak RSS (MB) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
         ]
         for m in results:
             lines.append(
-                f"| {m.task} | {m.seconds:.2f} | {m.mb_per_s:,.0f} | {m.messages_per_s:,.0f} | {m.peak_rss_mb:,.0f} |"
+                f"| {m.task} | {m.seconds:.2f} | {m.cpu_seconds:.2f} | {m.mb_per_s:,.0f} "
+                f"| {m.messages_per_s:,.0f} | {m.peak_rss_mb:,.0f} |"
             )
         lines += ["", "| ratio | value |", "| --- | ---: |"]
         for name, value in all_ratios[messages].items():
-            shown = f"{value:.0%}" if "share" in name else f"{value:.1f}x"
+            shown = f"{value:.0%}" if "share" in name else f"{value:.2f}x"
             lines.append(f"| {name} | {shown} |")
+        lines.append("")
+    if otlp:
+        lines += [
+            f"### MCP-only OTLP trace ({otlp[0].megabytes:,.0f} MB)",
+            "",
+            "| task | seconds (median) | CPU seconds (median) | MB/s | spans/s | peak RSS (MB) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for m in otlp:
+            lines.append(
+                f"| {m.task} | {m.seconds:.2f} | {m.cpu_seconds:.2f} | {m.mb_per_s:,.0f} "
+                f"| {m.messages_per_s:,.0f} | {m.peak_rss_mb:,.0f} |"
+            )
         lines.append("")
     lines += [
         "### Many files and worker processes",
@@ -452,7 +659,7 @@ def svg(all_results: dict[int, list[Measurement]]) -> str:
 def load(path: Path) -> dict[int, list[Measurement]]:
     """The measurements of an earlier run's ``results.json``."""
     document = json.loads(path.read_text(encoding="utf-8"))
-    fields = {"task", "messages", "megabytes", "seconds", "peak_rss_mb"}
+    fields = {"task", "messages", "megabytes", "seconds", "peak_rss_mb", "cpu_seconds"}
     return {
         int(size): [
             Measurement(**{k: v for k, v in m.items() if k in fields}) for m in measurements
@@ -461,22 +668,70 @@ def load(path: Path) -> dict[int, list[Measurement]]:
     }
 
 
+QUICK_SIZES = "20000,50000"
+README_START = "<!-- benchmarks/run.py writes the table below -->"
+README_END = "<!-- end of the benchmark table -->"
+
+
+def targets_table(goals: list[Target]) -> list[str]:
+    """The targets against what a run measured, as Markdown lines."""
+    lines = [
+        "| target | messages | wanted | measured | met? |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for goal in goals:
+        where = f"{goal.messages:,}" if goal.messages else "-"
+        lines.append(
+            f"| {goal.what} | {where} | {goal.shown(goal.wanted)} "
+            f"| {goal.shown(goal.measured)} | {goal.met} |"
+        )
+    return lines
+
+
+def into_readme(readme: str, goals: list[Target], machine: str) -> str:
+    """``readme`` with the targets table between its markers (which must be there)."""
+    start, end = readme.index(README_START), readme.index(README_END)
+    block = [README_START, f"Measured on {machine}.", "", *targets_table(goals), ""]
+    return readme[:start] + "\n".join(block) + readme[end:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--sizes", default="10000,100000,1000000", help="message counts, comma-separated"
+        "--sizes",
+        default="200000,1000000",
+        help="message counts, comma-separated (the first and the last are where the targets are read)",
     )
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument(
-        "--plot", type=Path, default=ROOT / "docs" / "assets" / "performance" / "scaling.svg"
+        "--quick",
+        action="store_true",
+        help=f"to try it: sizes {QUICK_SIZES}, one repeat, a 10 MB trace, no check-jsonschema "
+        "(writes to .bench/quick/ unless --out is given)",
     )
+    parser.add_argument("--trace-mb", type=int, default=100, help="size of the OTLP trace, MB")
+    parser.add_argument(
+        "--proxy", action="store_true", help="also measure the HTTP proxy's added latency"
+    )
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--plot", type=Path, default=None)
     parser.add_argument(
         "--replot", action="store_true", help="only redraw the plot from --out/results.json"
     )
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.repeat, args.trace_mb = QUICK_SIZES, 1, 10
+    # A quick run is a try: it does not replace the published tables or the chart.
+    published = not args.quick
+    default_out = ROOT / "benchmarks" / "results" if published else WORK / "quick"
+    args.out = args.out or default_out
+    args.plot = args.plot or (
+        ROOT / "docs" / "assets" / "performance" / "scaling.svg"
+        if published
+        else args.out / "scaling.svg"
+    )
     if args.replot:
         args.plot.write_text(svg(load(args.out / "results.json")), encoding="utf-8")
         return
@@ -486,15 +741,21 @@ def main() -> None:
     all_ratios: dict[int, dict[str, float]] = {}
     for messages in sizes:
         print(f"measuring {messages:,} messages ...", file=sys.stderr)
-        # check-jsonschema reads the whole array into memory and is slow: up to 1e5 messages.
+        # check-jsonschema reads the whole array into memory and is slow: up to 2e5 messages.
         all_results[messages] = bench_size(
-            messages, args.repeat, heavy_baselines=messages <= 100_000
+            messages, args.repeat, heavy_baselines=messages <= 200_000 and not args.quick
         )
         all_ratios[messages] = ratios(all_results[messages])
-    print("measuring many files and start-up ...", file=sys.stderr)
+    print("measuring many files, start-up and an OTLP trace ...", file=sys.stderr)
     jobs = bench_jobs(min(max(sizes), 100_000), args.repeat)
     startup = bench_startup(args.repeat)
-    table = markdown(all_results, all_ratios, jobs, startup, machine)
+    otlp = bench_traces(args.trace_mb, args.repeat)
+    proxy = None
+    if args.proxy:
+        print("measuring the HTTP proxy ...", file=sys.stderr)
+        proxy = bench_proxy(500 if args.quick else 2000)
+    goals = targets(all_results, all_ratios, startup, otlp, proxy)
+    table = markdown(all_results, all_ratios, jobs, startup, machine, otlp, goals)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.md").write_text(table, encoding="utf-8")
     from results_zh import to_chinese  # benchmarks/ is this script's folder
@@ -513,8 +774,16 @@ def main() -> None:
         "ratios": {str(k): v for k, v in all_ratios.items()},
         "jobs": jobs,
         "startup": startup,
+        "otlp": [asdict(m) for m in otlp],
+        "proxy": proxy,
+        "targets": [asdict(goal) | {"met": goal.met} for goal in goals],
     }
     (args.out / "results.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    if published:
+        readme = ROOT / "README.md"
+        readme.write_text(
+            into_readme(readme.read_text(encoding="utf-8"), goals, machine), encoding="utf-8"
+        )
     print(table)
 
 
