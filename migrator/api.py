@@ -17,6 +17,10 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 from migrator.engine.files import (
     DOCUMENT_SUFFIXES,
     TRANSCRIPT_SUFFIXES,
@@ -37,6 +41,9 @@ from migrator.engine.files import (
 )
 from migrator.reporters import write_report
 
+if TYPE_CHECKING:
+    from migrator.engine.config import Config
+
 __all__ = [
     "DOCUMENT_SUFFIXES",
     "TRANSCRIPT_SUFFIXES",
@@ -46,6 +53,7 @@ __all__ = [
     "Options",
     "RunResult",
     "check_file",
+    "check_on_cluster",
     "check_pair",
     "check_text",
     "fix_file",
@@ -56,3 +64,48 @@ __all__ = [
     "try_check_file",
     "write_report",
 ]
+
+
+def check_on_cluster(
+    paths: Iterable[str | Path],
+    client: Any,
+    options: Options | None = None,
+    *,
+    config: Config | None = None,
+) -> RunResult:
+    """Check files, folders, objects and prefixes on a dask.distributed cluster.
+
+    What ``mcp-transcripts check --dask-scheduler ADDRESS`` runs: the paths are
+    walked here (prefixes listed, globs applied), each file or object is one task
+    on the cluster (a large one, a task per stretch cut at its session starts),
+    and the result is the one a local run gives: the same findings, in the same
+    order, the same errors. A task that fails (a worker lost, a store that does
+    not answer) is tried again, then its file is an error in the result, never
+    left out. Needs the ``dask`` extra (and ``cloud`` for URLs).
+
+    Example:
+        ``from distributed import Client``;
+        ``result = check_on_cluster(["s3://logs/mcp-audit-logs/"], Client("tcp://scheduler:8786"))``;
+        then ``result.findings``, or :func:`write_report` for any output format.
+
+    Args:
+        paths: files, folders, object URLs and prefixes, as ``check`` takes them.
+        client: a connected ``distributed.Client``; the workers must reach the
+            files (a shared file system) or the store (its credentials in their
+            environment, or ``options.storage_options``).
+        options: which rules run, and how (default: all, as ``check`` does).
+        config: the configuration whose ``include``, ``exclude`` and
+            ``per-file-ignores`` apply (default: none).
+
+    Returns:
+        The run's result: :meth:`RunResult.exit_code` gives ``check``'s exit code.
+
+    Raises:
+        InputError: a path does not exist.
+        NotATranscriptError: nothing under ``paths`` holds MCP traffic.
+    """
+    from migrator.engine import runner
+
+    return runner.run(
+        [str(path) for path in paths], options or Options(), config=config, cluster=client
+    )

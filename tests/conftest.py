@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
 from migrator.cli import main
+
+if TYPE_CHECKING:
+    from tests.services import S3Server
 
 # Property tests: in CI a fixed seed, so a failure reproduces on a rerun and on a
 # laptop; "fuzz" (make fuzz-properties, or HYPOTHESIS_PROFILE=fuzz) draws many more
@@ -70,3 +75,17 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> Path:
     """Run from the repository root, so reported paths are relative."""
     monkeypatch.chdir(ROOT)
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def s3() -> Iterator[S3Server]:
+    """moto's S3 server, one for the whole session: fsspec keeps one S3 client per set of
+    arguments in a process, so every test of the process must see the same endpoint."""
+    pytest.importorskip("moto.server", reason="moto[server] is in the test extra")
+    from tests.services import S3Server
+
+    server = S3Server()
+    try:
+        yield server
+    finally:
+        server.close()

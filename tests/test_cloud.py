@@ -28,15 +28,6 @@ pytest.importorskip("moto.server", reason="moto[server] is in the test extra")
 BUCKET = "mcp-logs"
 
 
-@pytest.fixture(scope="module")
-def s3() -> Iterator[S3Server]:
-    server = S3Server()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 @pytest.fixture
 def on_s3(s3: S3Server, monkeypatch: pytest.MonkeyPatch) -> S3Server:
     """The AWS variables that point every S3 client of this process at the server."""

@@ -125,6 +125,14 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "endpoint_url=http://127.0.0.1:9000 or anon=true; VALUE is read as JSON where it is "
         "JSON (repeatable)",
     )
+    parser.add_argument(
+        "--dask-scheduler",
+        metavar="ADDRESS",
+        help="run the files on the dask.distributed cluster whose scheduler is at ADDRESS "
+        "(tcp://host:8786; the dask extra): a task per file or object, a large one cut at its "
+        "session starts; results come in the order of a local run, a failed task is retried "
+        "and then reported",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     parser.add_argument(
         "-v",

@@ -56,6 +56,7 @@ def run_files(
             stdin_name=args.stdin_filename,
             out=io.stdout,
             output_dir=output_dir,
+            cluster=args.dask_scheduler,
             on_start=progress.start,
             on_file=progress.file_done if on_file is None else progress.also(on_file),
         )
@@ -97,6 +98,7 @@ class _Progress:
         self.quiet: bool = args.quiet
         self.verbose: bool = args.verbose
         self.verb = "Fixing" if args.command == "fix" else "Checking"
+        self.cluster: str | None = args.dask_scheduler
         self.bar: Any = None
         self.task: Any = None
 
@@ -123,7 +125,11 @@ class _Progress:
             )
             self.bar.start()
             self.task = self.bar.add_task("", total=total)
-        if self.verbose and jobs > 1:
+        if self.verbose and self.cluster:
+            self.note(
+                f"mcp-transcripts: {total} files on the cluster at {self.cluster} ({jobs} workers)"
+            )
+        elif self.verbose and jobs > 1:
             self.note(f"mcp-transcripts: {total} files on {jobs} worker processes")
 
     def file_done(self, done: FileDone) -> None:

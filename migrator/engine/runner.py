@@ -17,10 +17,10 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from migrator.engine import files
 from migrator.engine.options import Mode, Options
@@ -170,6 +170,7 @@ def run(
     stdin_name: str | None = None,
     out: TextIO | None = None,
     output_dir: str | None = None,
+    cluster: str | Any = None,
     on_start: Callable[[int, int], None] | None = None,
     on_file: Callable[[FileDone], None] | None = None,
 ) -> RunResult:
@@ -199,6 +200,9 @@ def run(
             this URL prefix), each at its place below the folder or prefix it was
             found in, and leave the originals as they are. Objects at URLs are
             fixed only this way.
+        cluster: run the files on a dask.distributed cluster: the scheduler's
+            address, or a ``distributed.Client`` (see :mod:`migrator.engine.cluster`);
+            ``jobs`` is then the cluster's.
         on_start: called with the number of files and of worker processes
             before the first file runs.
         on_file: called as each file is done, in the order of the paths.
@@ -215,6 +219,8 @@ def run(
     """
     if pairs and paths:
         raise UsageError("--pair cannot be combined with PATH arguments")
+    if cluster is not None and (pairs or list(paths) == ["-"]):
+        raise UsageError("--dask-scheduler runs files and objects, not --pair or stdin")
     if not pairs and not paths:
         raise UsageError("give at least one PATH (or '-' for stdin), or --pair C2S_FILE S2C_FILE")
     if "-" in paths and len(paths) > 1:
@@ -253,13 +259,32 @@ def run(
             named = {
                 p if is_url(p) else Path(p) for p in paths if is_url(p) or not Path(p).is_dir()
             }
-            result = _run_paths(
-                found, named, tasks, jobs_for(jobs, found), jobs, sink, on_start, on_file
-            )
+            with contextlib.ExitStack() as connection:
+                client = _client(cluster, connection)
+                result = _run_paths(
+                    found,
+                    named,
+                    tasks,
+                    jobs_for(jobs, found),
+                    jobs,
+                    sink,
+                    on_start,
+                    on_file,
+                    client,
+                )
             if not result.files and not result.errors:
                 raise NotATranscriptError(_nothing_read(paths, len(found)))
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _client(cluster: str | Any, stack: contextlib.ExitStack) -> Any:
+    """The ``distributed.Client`` of ``cluster`` (connected here when it is an address), or ``None``."""
+    if cluster is None or not isinstance(cluster, str):
+        return cluster
+    from migrator.engine.cluster import connect
+
+    return stack.enter_context(connect(cluster))
 
 
 def _unchanged(options: Options, path: str | Path) -> Options:
@@ -406,10 +431,18 @@ def _run_paths(
     out: TextIO,
     on_start: Callable[[int, int], None] | None,
     on_file: Callable[[FileDone], None] | None,
+    client: Any = None,
 ) -> RunResult:
     result = RunResult()
     with contextlib.ExitStack() as stack:
-        if jobs > 1:
+        if client is not None:
+            from migrator.engine import cluster
+
+            jobs = cluster.workers_of(client)
+            outcomes: Iterator[tuple[FileReport | MigratorError, str | SpooledDiff, float]] = (
+                cluster.outcomes(client, paths, tasks, perform)
+            )
+        elif jobs > 1:
             from concurrent.futures import ProcessPoolExecutor
 
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))

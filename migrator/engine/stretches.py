@@ -39,6 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
 
 from migrator.engine.pipeline import FileReport, Mode, Options, Pipeline
 from migrator.errors import InputError, MigratorError
@@ -48,6 +49,8 @@ from migrator.model.jsonrpc import envelope_message
 from migrator.model.source import ENCODING, ERRORS, iter_lines, refuse_non_text
 from migrator.model.units import Kind
 from migrator.readers import SAMPLE_LINES, detect
+from migrator.readers.compressed import GZIP_MAGIC
+from migrator.readers.storage import StorageOptions, is_url, object_size, open_object
 from migrator.readers.wire import WireReader, wire_unit
 
 # Below this size a stretch costs more to hand over than it saves.
@@ -72,12 +75,31 @@ def _is_session_start(raw: bytes) -> bool:
     return message is not None and message.kind is Kind.REQUEST and message.method == "initialize"
 
 
-def stretches(path: str, parts: int) -> list[Stretch]:
-    """Where to cut ``path`` into at most ``parts`` stretches (one when it cannot be cut)."""
-    size = Path(path).stat().st_size
+def _open_raw(path: str, storage_options: StorageOptions) -> BinaryIO:
+    """The file's bytes as they are (an object's too, by its URL), seekable."""
+    if is_url(path):
+        return open_object(path, storage_options)
+    return Path(path).open("rb")
+
+
+def _size(path: str, storage_options: StorageOptions) -> int:
+    if is_url(path):
+        size = object_size(path, storage_options)
+        if size is None:
+            raise OSError(f"the store does not say how large {path} is")
+        return size
+    return Path(path).stat().st_size
+
+
+def stretches(path: str, parts: int, storage_options: StorageOptions = ()) -> list[Stretch]:
+    """Where to cut ``path`` into at most ``parts`` stretches (one when it cannot be cut).
+
+    ``path`` may be an object's URL (``storage_options`` are its store's).
+    """
+    size = _size(path, storage_options)
     wanted = [size * k // parts for k in range(1, parts)]
     cuts: list[int] = [0]
-    with Path(path).open("rb") as stream:
+    with _open_raw(path, storage_options) as stream:
         for offset, limit in zip(wanted, [*wanted[1:], size], strict=True):
             if offset <= cuts[-1] or offset - cuts[-1] < MIN_STRETCH_BYTES:
                 continue
@@ -107,30 +129,32 @@ def splittable(path: str, options: Options) -> bool:
     """Whether ``path`` is a wire transcript that stretches can be cut from without changing a verdict."""
     if options.mcp_schemas:  # MCP206 judges an initialize request by the session before it
         return False
-    with Path(path).open("rb") as stream:
+    with _open_raw(path, options.storage_options) as stream:
+        if stream.read(len(GZIP_MAGIC)) == GZIP_MAGIC:  # a gzip stream has no byte to cut at
+            return False
+        stream.seek(0)
         head = list(islice(iter_lines(stream), SAMPLE_LINES))
     refuse_non_text(head)
     return isinstance(detect(head, options.input_format).reader, WireReader)
 
 
 def _run_stretch(
-    path: str, stretch: Stretch, options: Options, output: str | None, spool: str
+    path: str, stretch: Stretch, options: Options, output: str | None, spool: str | None = None
 ) -> FileReport:
     """Check (or fix, writing to ``output``) one stretch; runs in a worker.
 
-    Its findings go to ``spool`` in packed blocks as they come; the report
-    that comes back holds the counts, not the findings.
+    With a ``spool``, its findings go there in packed blocks as they come and
+    the report that comes back holds the counts, not the findings (a local
+    worker beside its parent). Without one (a task on a cluster), the report
+    carries them.
     """
     report = FileReport(path, line_for_line=True)
     findings = report.findings
     pipeline = Pipeline(path, options, report)
     line_no = stretch.first_line
-    with (
-        Path(path).open("rb") as stream,
-        Path(spool).open("wb") as spill,
-        contextlib.ExitStack() as stack,
-    ):
+    with _open_raw(path, options.storage_options) as stream, contextlib.ExitStack() as stack:
         out = stack.enter_context(Path(output).open("wb")) if output is not None else None
+        spill = stack.enter_context(Path(spool).open("wb")) if spool is not None else None
         stream.seek(stretch.start)
         remaining = stretch.end - stretch.start
         handle = pipeline.handle
@@ -142,12 +166,13 @@ def _run_stretch(
             line_no += 1
             if remaining <= 0:
                 break
-            if not line_no % _SPILL_EVERY:
+            if spill is not None and not line_no % _SPILL_EVERY:
                 for block in findings.take_packed():
                     pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
-        for block in findings.take_packed(all_of_it=True):
-            pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
-    report.findings = FindingList()
+        if spill is not None:
+            for block in findings.take_packed(all_of_it=True):
+                pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
+            report.findings = FindingList()
     return report
 
 
@@ -160,6 +185,34 @@ def _spooled(spool: str) -> Iterator[PackedFindings]:
                 return
 
 
+def head_report(path: str, options: Options) -> FileReport:
+    """The report a split file's stretches are merged into: its format, as its first lines tell."""
+    head = FileReport(path)
+    with _open_raw(path, options.storage_options) as stream:
+        detection = detect(list(islice(iter_lines(stream), SAMPLE_LINES)), options.input_format)
+    head.format, head.detection, head.line_for_line = detection.reader.name, detection.reason, True
+    return head
+
+
+def merge_stretches(head: FileReport, reports: list[FileReport]) -> FileReport:
+    """Add the stretches' reports, in the file's order, to ``head``: the report of one pass.
+
+    Findings a report carries are added too (a local run has taken them from
+    the spools already, so its reports carry none).
+    """
+    for report in reports:
+        head.findings += report.findings
+        head.messages += report.messages
+        head.not_jsonrpc += report.not_jsonrpc
+        head.unreadable += report.unreadable
+        head.fixes += report.fixes
+        if report.servers is not None:  # `report`: one file's servers, stretch by stretch
+            from migrator.engine.fleet import merge_sightings
+
+            head.servers = merge_sightings(head.servers, report.servers)
+    return head
+
+
 def run_split(path: str, options: Options, jobs: int, *, backup: str | None = None) -> FileReport:
     """Check (with ``options.apply_fixes``, fix in place) one wire file on ``jobs`` processes.
 
@@ -169,10 +222,7 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
         MigratorError: as a run in one process raises it, or when a worker dies.
     """
     pieces = stretches(path, jobs)
-    head = FileReport(path)
-    with Path(path).open("rb") as stream:
-        detection = detect(list(islice(iter_lines(stream), SAMPLE_LINES)), options.input_format)
-    head.format, head.detection, head.line_for_line = detection.reader.name, detection.reason, True
+    head = head_report(path, options)
     fixing = options.apply_fixes
     real = snapshot = None
     scratch: list[ScratchFile] = []  # closed whatever happens: none outlives the run
@@ -205,15 +255,7 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
             if exc.path is None:
                 exc.path = path
             raise
-        for report in reports:
-            head.messages += report.messages
-            head.not_jsonrpc += report.not_jsonrpc
-            head.unreadable += report.unreadable
-            head.fixes += report.fixes
-            if report.servers is not None:  # `report`: one file's servers, stretch by stretch
-                from migrator.engine.fleet import merge_sightings
-
-                head.servers = merge_sightings(head.servers, report.servers)
+        merge_stretches(head, reports)
         if fixing and head.fixes:
             assert real is not None and snapshot is not None
             replace_file(real, snapshot, _read_all(outputs), backup)
@@ -256,3 +298,8 @@ def split_run(
             exc.path = path
         return exc, "", time.perf_counter() - began
     return report, "", time.perf_counter() - began
+
+
+def check_stretch(path: str, stretch: Stretch, options: Options) -> FileReport:
+    """Check one stretch of ``path`` (a file or an object's URL): a task for another machine."""
+    return _run_stretch(path, stretch, options, None)

@@ -21,9 +21,10 @@ key within its bucket (``s3://logs/mcp-audit-logs/2025/01/02/a.jsonl`` is
 
 from __future__ import annotations
 
+import io
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
@@ -64,6 +65,10 @@ _PACKAGE_OF = {
     "http": "aiohttp",
     "https": "aiohttp",
 }
+
+# The sizes a listing gave, by URL (bounded: a listing of millions keeps the latest).
+_LISTED_SIZES: dict[str, int] = {}
+_MAX_LISTED = 1_000_000
 
 # Read whole objects in big ranges: each request to a store costs a round trip.
 _BLOCK = 8 << 20
@@ -151,8 +156,6 @@ def open_object(url: str, options: StorageOptions = ()) -> BinaryIO:
         InputError: it does not exist, is a prefix, or cannot be read.
         UsageError: the cloud extra is missing.
     """
-    import io
-
     fs, path = filesystem(url, options)
     try:
         raw = fs.open(path, "rb", block_size=_BLOCK, cache_type="readahead")
@@ -162,13 +165,54 @@ def open_object(url: str, options: StorageOptions = ()) -> BinaryIO:
         raise InputError("is a prefix (a folder), not an object", path=url) from exc
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=url) from exc
-    if hasattr(raw, "peek"):
-        return cast(BinaryIO, raw)
-    return cast(BinaryIO, io.BufferedReader(raw, buffer_size=1 << 20))
+    return cast(BinaryIO, io.BufferedReader(_StoreReader(raw), buffer_size=1 << 20))
+
+
+class _StoreReader(io.RawIOBase):
+    """An fsspec file whose failed reads are :class:`OSError`, as a local file's are.
+
+    A store's client raises its own exceptions (an HTTP 503 from aiohttp, a botocore
+    error); as ``OSError`` they become the file's "cannot read" error, and a run on a
+    cluster tries the file again.
+    """
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__()
+        self.raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            data = self.raw.read(len(buffer))
+        except OSError:
+            raise
+        except Exception as exc:
+            raise OSError(f"the store failed the read: {type(exc).__name__}: {exc}") from exc
+        buffer[: len(data)] = data
+        return len(data)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return int(self.raw.seek(offset, whence))
+
+    def tell(self) -> int:
+        return int(self.raw.tell())
+
+    def close(self) -> None:
+        try:
+            self.raw.close()
+        finally:
+            super().close()
 
 
 def object_size(url: str, options: StorageOptions = ()) -> int | None:
     """The object's size in bytes, or ``None`` when the store does not say."""
+    if url in _LISTED_SIZES:
+        return _LISTED_SIZES[url]
     fs, path = filesystem(url, options)
     try:
         size = fs.size(path)
@@ -186,7 +230,8 @@ def walk_prefix(
 ) -> Iterator[str] | None:
     """The objects under ``url`` in the order a local folder walk takes them, or ``None``.
 
-    ``None`` says ``url`` is one object, to take as it is. Under a prefix, an
+    ``None`` says ``url`` is one object, to take as it is (an ``http(s)://`` URL
+    is one unless it ends with ``/``: a web server's listing is a page). Under a prefix, an
     object is taken when no folder on its way (below ``url``) is skipped and it
     is ``wanted``; within each folder its objects come sorted, before its
     subfolders (sorted), as :func:`os.walk` top-down with sorted names gives them.
@@ -203,15 +248,20 @@ def walk_prefix(
         UsageError: the cloud extra is missing.
     """
     fs, path = filesystem(url, options)
+    if _scheme(url) in ("http", "https") and not url.endswith("/"):
+        return None  # a web server lists nothing but pages: a URL without "/" is one object
     try:
         if not url.endswith("/") and fs.isfile(path):
             return None
-        listed = fs.find(path, withdirs=False, detail=False)
+        listed = fs.find(path, withdirs=False, detail=True)
     except FileNotFoundError:
-        listed = []
+        listed = {}
     except OSError as exc:
         raise InputError(f"cannot list: {exc.strerror or exc}", path=url) from exc
-    names = sorted(listed) if isinstance(listed, list) else sorted(cast(Sequence[str], listed))
+    except Exception as exc:  # the store's client's own errors (botocore, aiohttp)
+        raise InputError(f"cannot list: {type(exc).__name__}: {exc}", path=url) from exc
+    entries = cast(dict[str, dict[str, Any]], listed)
+    names = sorted(entries)
     if not names:
         raise InputError("no such object or prefix", path=url)
     base = url.rstrip("/") + "/"
@@ -233,6 +283,10 @@ def walk_prefix(
                     break
             candidate = base + "/".join(parts)
             if not skip and wanted(candidate):
+                if isinstance(size := entries[name].get("size"), int):
+                    if len(_LISTED_SIZES) >= _MAX_LISTED:
+                        _LISTED_SIZES.clear()
+                    _LISTED_SIZES[candidate] = size  # asked again to plan the work: no request
                 yield candidate
 
     return taken()
