@@ -47,7 +47,7 @@ from migrator.model.jsontext import display
 from migrator.model.provenance import probe_case
 from migrator.model.session import Session, request_meta_version
 from migrator.model.units import Kind, SourceMessage
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 INFO = RuleInfo(
@@ -68,6 +68,7 @@ class ArgumentsViolateInputSchema(ValidationRule):
 
     kinds = frozenset({Kind.REQUEST})
     methods = frozenset({"tools/call"})
+    message_quiet_given = frozenset({Fact.ARGUMENTS_VALID})
 
     def check_message(
         self, message: SourceMessage, session: Session, ctx: RuleContext
