@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / ".bench"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from generate import generate  # the benchmark's own generator
+from generate import generate  # noqa: E402  (the folder above is on the path just now)
 
 ORJSON_LOOP = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)\n"
 # A small process starts the measured one, so its CPU time and peak RSS are the child's alone.
@@ -109,7 +109,9 @@ def main() -> None:
         )
     ratio("check speed-up over jq", "jq select", "check")
     ratio("check: one pass over the reference core", "check (reference core)", "check")
-    ratio("fix --diff: one pass over the reference core", "fix --diff (reference core)", "fix --diff")
+    ratio(
+        "fix --diff: one pass over the reference core", "fix --diff (reference core)", "fix --diff"
+    )
 
 
 if __name__ == "__main__":
