@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
+from migrator.engine import onepass
 from migrator.engine.fleet import ServerSightings
 from migrator.engine.options import Mode, Options
 from migrator.engine.results import FileReport
@@ -23,9 +24,9 @@ from migrator.judge.wording import WordingReader
 from migrator.model.findings import Finding
 from migrator.model.session import SessionTracker
 from migrator.model.source import refuse_non_text
-from migrator.model.units import Edit, Kind, Problem, Unit, apply_edits, detect_only
+from migrator.model.units import Direction, Edit, Kind, Problem, Unit, apply_edits, detect_only
 from migrator.readers import SAMPLE_LINES, Reader, detect
-from migrator.readers.wire import looks_like_message
+from migrator.readers.wire import WireReader, looks_like_message, wire_unit
 from migrator.rules.base import RuleContext
 from migrator.rules.registry import get_rule, rule_set
 
@@ -56,6 +57,21 @@ class Pipeline:
         self.servers: ServerSightings | None = None
         if options.servers:  # `report`: per-server evidence, kept in the report
             self.servers = report.servers = report.servers or ServerSightings(path)
+        self._one_pass: onepass.OnePass | None = None
+
+    @property
+    def one_pass(self) -> onepass.OnePass:
+        """The selected rules compiled into one pass over wire lines, sharing this pipeline's state."""
+        if self._one_pass is None:
+            self._one_pass = onepass.OnePass(
+                self.rule_set, self.tracker, self.report, self.checker.schemas, self.handle_line,
+                enabled=self.servers is None and onepass.in_use(),  # `report` reads every verdict
+            )  # fmt: skip
+        return self._one_pass
+
+    def handle_line(self, text: str, line_no: int, direction: Direction | None = None) -> str:
+        """:meth:`handle` of one wire line's unit (the full way :attr:`one_pass` falls back to)."""
+        return self.handle(wire_unit(text, line_no, direction))
 
     def handle(self, unit: Unit) -> str:
         """Judge every message of a unit; return the unit's text as it should be written.
@@ -154,7 +170,11 @@ def process_units(
             return
         pipeline = Pipeline(path, options, report)
         handle = pipeline.handle
-        if (
+        if type(reader) is WireReader and pipeline.one_pass.enabled:  # one message per line
+            feed = pipeline.one_pass.feed
+            for line_no, text in enumerate(chain(head, source), start=1):
+                yield text, feed(text, line_no)
+        elif (
             type(reader).emit is Reader.emit
         ):  # output is the handled text itself: no generator per unit
             for unit in reader.units(chain(head, source)):

@@ -40,6 +40,8 @@ class Envelope(msgspec.Struct):
 
 
 _decode = msgspec.json.Decoder(Envelope).decode
+decode_envelope = _decode
+"""A line's :class:`Envelope` (raises ``msgspec.MsgspecError`` or ``ValueError`` when it is not one)."""
 
 
 def envelope_kind(envelope: Envelope) -> Kind:

@@ -190,6 +190,19 @@ class PendingRequest:
 
 
 @dataclass
+class PendingCall(PendingRequest):
+    """A plain tools/call request in flight, with its params as the one-pass core read them.
+
+    The tool name and the arguments (a ``dict``, or ``None`` when none were sent)
+    are kept until the answer comes, so that the answer is judged without
+    decoding the request again.
+    """
+
+    name: str = ""
+    arguments: Any = None
+
+
+@dataclass
 class Exchange:
     """A response with the request it answers (when that was seen)."""
 
@@ -240,6 +253,16 @@ def _fits(method: str, payload: dict[str, Any]) -> bool:
     if method == "tools/call":
         return isinstance(result.get("content"), list)
     return marker in result
+
+
+def answered_of_two(
+    one: PendingRequest, other: PendingRequest, payload: dict[str, Any]
+) -> PendingRequest:
+    """Which of two requests in flight with the same id (one each way) a response answers."""
+    fitting = [p for p in (one, other) if _fits(p.method, payload)]
+    if len(fitting) == 1:
+        return fitting[0]
+    return min((one, other), key=lambda p: p.message.line)  # the older is answered first
 
 
 def request_meta_version(payload: Any) -> str | None:
@@ -372,12 +395,7 @@ class SessionTracker:
         if to_client is None or to_server is None:
             chosen = to_client or to_server
         else:
-            payload = message.payload
-            fitting = [p for p in (to_client, to_server) if _fits(p.method, payload)]
-            if len(fitting) == 1:
-                chosen = fitting[0]
-            else:  # both fit, or neither: the older request is answered first
-                chosen = min((to_client, to_server), key=lambda p: p.message.line)
+            chosen = answered_of_two(to_client, to_server, message.payload)
             notes.append(
                 f"id {display(message.id)} was in flight both ways; "
                 f"paired with the {chosen.method} request at line {chosen.message.line}"

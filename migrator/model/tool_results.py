@@ -73,8 +73,13 @@ def _read(message: SourceMessage) -> PlainToolResult | None:
     envelope = message.envelope
     if envelope is None or message.kind is not Kind.RESULT:
         return None
+    return plain_result(envelope.result)
+
+
+def plain_result(raw: msgspec.Raw) -> PlainToolResult | None:
+    """A result's raw text read typed, or ``None`` when it must be read the full way."""
     try:
-        plain = _decode(envelope.result)
+        plain = _decode(raw)
     except (msgspec.MsgspecError, ValueError, RecursionError):  # not the plain shape: the full way
         return None
     if plain.meta or (plain.structured_content and not object_starts(plain.structured_content)):

@@ -7,6 +7,11 @@ Two kinds of rule:
   it may carry a fix.
 * :class:`ValidationRule`: checks messages and exchanges against schemas; any
   number may fire, and they report without fixing.
+
+A validation rule also says when it has nothing to say (:class:`Fact`,
+``message_quiet_given`` and ``exchange_quiet_given``): the one-pass core
+(:mod:`migrator.engine.onepass`) establishes those facts once per message and
+calls no hook that the facts of a message keep quiet.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import ClassVar
 
 from migrator.fix.rewrite import Rewrite
@@ -139,6 +145,37 @@ def describe_call(exchange: Exchange, verdict: Verdict) -> str:
     return f"tools/call {tool} (id {request_id})"
 
 
+class Fact(str, Enum):
+    """What the one-pass core establishes about a message before any rule is called.
+
+    Each is decided once, from the envelope and one typed decode of the call
+    and its result, and shared by every rule that reads the message.
+    """
+
+    WELL_FORMED = "well-formed"
+    """The JSON-RPC envelope is valid: ``jsonrpc`` "2.0", an integer or string id,
+    ``params`` and ``result`` objects (an error response is never established so)."""
+    FRESH_ID = "fresh-id"
+    """A request whose id no request of the same side has in flight."""
+    ANSWERED = "answered"
+    """A response that pairs with exactly one request in flight."""
+    NOT_PROBED = "not-probed"
+    """A tools/call (request or answer) whose request carries no ``_meta``: no probe case."""
+    ARGUMENTS_VALID = "arguments-valid"
+    """A tools/call request whose params are a name and (maybe) object arguments and
+    nothing else, and whose arguments satisfy the inputSchema the session's catalog
+    lists for the tool (or whose tool has no usable inputSchema there)."""
+    TOOLS_SHAPE_VALID = "tools-shape-valid"
+    """A tools/call or tools/list request, or the result answering one, valid as the
+    version's ``CallToolRequest``, ``ListToolsRequest``, ``CallToolResult`` or
+    ``ListToolsResult`` (nothing to check when no version is known)."""
+    TOOL_SCHEMAS_VALID = "tool-schemas-valid"
+    """A tools/list result whose every inputSchema and outputSchema is a valid JSON Schema."""
+    STRUCTURED_VALID = "structured-valid"
+    """A successful tools/call result whose structuredContent satisfies the outputSchema
+    the session's catalog lists for the tool, or whose tool declares none (or none usable)."""
+
+
 class ValidationRule:
     """A rule that validates single messages and completed exchanges.
 
@@ -148,12 +185,20 @@ class ValidationRule:
     ``None`` in the set stands for a response whose request was not seen).
     A rule that reads the official schemas (``needs_official_schemas``) is
     not called at all in a run without them.
+
+    ``message_quiet_given`` and ``exchange_quiet_given`` name facts that,
+    together, mean the hook finds nothing on a message (or exchange) it looks
+    at: where the one-pass core has established them, it does not call the
+    hook. ``None`` (the default) means the hook is always called, and the
+    messages it looks at go the full way.
     """
 
     kinds: ClassVar[frozenset[Kind] | None] = None
     methods: ClassVar[frozenset[str] | None] = None
     exchange_methods: ClassVar[frozenset[str | None] | None] = None
     needs_official_schemas: ClassVar[bool] = False  # finds nothing without --mcp-schema
+    message_quiet_given: ClassVar[frozenset[Fact] | None] = None
+    exchange_quiet_given: ClassVar[frozenset[Fact] | None] = None
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info

@@ -47,7 +47,7 @@ from migrator.model.jsonrpc import UNSET, Envelope, object_starts
 from migrator.model.jsontext import a_json_type, json_type
 from migrator.model.session import Session
 from migrator.model.units import SourceMessage
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -158,6 +158,8 @@ def envelope_well_formed(envelope: Envelope) -> bool:
 @register(INFO)
 class InvalidJsonRpcMessage(ValidationRule):
     """MCP201."""
+
+    message_quiet_given = frozenset({Fact.WELL_FORMED})
 
     def check_message(
         self, message: SourceMessage, session: Session, ctx: RuleContext

@@ -52,7 +52,7 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.session import Exchange, Session, request_meta_version
 from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
 from migrator.model.units import Kind, SourceMessage
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -105,6 +105,8 @@ class InvalidToolsMessage(ValidationRule):
     kinds = frozenset({Kind.REQUEST})
     methods = frozenset(REQUESTS)
     exchange_methods = frozenset(RESULTS)
+    message_quiet_given = frozenset({Fact.TOOLS_SHAPE_VALID})
+    exchange_quiet_given = frozenset({Fact.TOOLS_SHAPE_VALID})
 
     def check_message(
         self, message: SourceMessage, session: Session, ctx: RuleContext

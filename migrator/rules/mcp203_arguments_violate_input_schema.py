@@ -47,7 +47,7 @@ from migrator.model.jsontext import display
 from migrator.model.provenance import probe_case
 from migrator.model.session import Session, request_meta_version
 from migrator.model.units import Kind, SourceMessage
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -92,6 +92,7 @@ class ArgumentsViolateInputSchema(ValidationRule):
 
     kinds = frozenset({Kind.REQUEST})
     methods = frozenset({"tools/call"})
+    message_quiet_given = frozenset({Fact.ARGUMENTS_VALID})
 
     def check_message(
         self, message: SourceMessage, session: Session, ctx: RuleContext

@@ -46,7 +46,7 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display
 from migrator.model.session import Exchange
 from migrator.model.tool_results import plain_tool_result
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -90,6 +90,7 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
     """MCP204."""
 
     exchange_methods = frozenset({"tools/call"})
+    exchange_quiet_given = frozenset({Fact.STRUCTURED_VALID})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/call" or exchange.request is None:

@@ -39,7 +39,7 @@ from migrator.judge.validation import default_dialect, pointer
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display
 from migrator.model.session import Exchange
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -83,6 +83,7 @@ class InvalidToolSchema(ValidationRule):
     """MCP205."""
 
     exchange_methods = frozenset({"tools/list"})
+    exchange_quiet_given = frozenset({Fact.TOOL_SCHEMAS_VALID})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/list":

@@ -38,7 +38,7 @@ from __future__ import annotations
 from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display
 from migrator.model.session import Exchange
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -82,6 +82,7 @@ class ResponseWithoutRequest(ValidationRule):
     """MCP303."""
 
     exchange_methods = frozenset({None})
+    exchange_quiet_given = frozenset({Fact.ANSWERED})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.request is not None:

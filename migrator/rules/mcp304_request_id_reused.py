@@ -38,7 +38,7 @@ from migrator.model.findings import Finding, FixSafety, Severity
 from migrator.model.jsontext import display
 from migrator.model.session import Session
 from migrator.model.units import Kind, SourceMessage
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -84,6 +84,7 @@ class RequestIdReused(ValidationRule):
     """MCP304."""
 
     kinds = frozenset({Kind.REQUEST})
+    message_quiet_given = frozenset({Fact.FRESH_ID})
 
     def check_message(
         self, message: SourceMessage, session: Session, ctx: RuleContext

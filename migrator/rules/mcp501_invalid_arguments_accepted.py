@@ -55,7 +55,7 @@ from migrator.model.provenance import probe_case
 from migrator.model.session import Exchange
 from migrator.model.tool_results import plain_tool_result
 from migrator.model.units import SourceMessage
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -112,6 +112,7 @@ class InvalidArgumentsAccepted(ValidationRule):
     """MCP501."""
 
     exchange_methods = frozenset({"tools/call"})
+    exchange_quiet_given = frozenset({Fact.NOT_PROBED})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         request = exchange.request

@@ -53,7 +53,7 @@ from migrator.model.jsontext import display
 from migrator.model.provenance import probe_case
 from migrator.model.session import Exchange
 from migrator.model.units import Kind
-from migrator.rules.base import RuleContext, ValidationRule
+from migrator.rules.base import Fact, RuleContext, ValidationRule
 from migrator.rules.info import RuleInfo, register
 
 # The docstring in Chinese (RuleInfo.doc_zh): its empty code blocks stand for the examples.
@@ -101,6 +101,7 @@ class ValidationErrorAsInternalError(ValidationRule):
     """MCP502."""
 
     exchange_methods = frozenset({"tools/call"})
+    exchange_quiet_given = frozenset({Fact.NOT_PROBED})
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.response.kind is Kind.RESULT:  # no error member: known without decoding it

@@ -1,0 +1,455 @@
+"""The selected rules compiled into one pass over JSON Lines.
+
+:class:`OnePass` takes a wire line (one JSON-RPC message) and does, once, the
+work that line needs: the envelope is decoded with msgspec; the message is
+routed by (kind, method or answered method); the facts its rules read
+(:class:`~migrator.rules.base.Fact`) are established from the envelope and one
+typed decode of a tools/call and of its result; and the session state (pairing,
+versions, catalog, what each tool showed) is updated in place. A hook is called
+only where the facts do not keep it quiet, and then the line goes the full way:
+:meth:`migrator.engine.pipeline.Pipeline.handle` of the line's wire unit, which calls
+every hook as before.
+
+So valid traffic calls no rule code at all, and what is found, fixed and written
+is exactly what the full path gives: the full path is the reference
+(``tests/test_onepass.py`` runs both on the same inputs and compares). The facts
+a route can establish are fixed below; which of them a run needs (and so which
+decodes and validations it pays for) comes from the selected rules' declarations
+(``message_quiet_given`` and ``exchange_quiet_given``), compiled once per run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import orjson
+
+from migrator.judge import schemas, validation
+from migrator.judge.classify import Outcome
+from migrator.judge.validation import FastValidator, ToolSchemas, default_dialect
+from migrator.model.jsonrpc import UNSET, Envelope, decode_envelope, object_starts
+from migrator.model.session import (
+    EITHER_SIDE_REQUESTS,
+    MAX_PENDING,
+    SERVER_REQUESTS,
+    PendingCall,
+    PendingRequest,
+    SessionTracker,
+    answered_of_two,
+    request_meta_version,
+)
+from migrator.model.source import invalid_utf8_column
+from migrator.model.tool_calls import PLAIN_CALL_VALID_VERSIONS, plain_call
+from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_result
+from migrator.model.units import Direction, Kind, SourceMessage
+from migrator.rules.base import Fact
+
+if TYPE_CHECKING:
+    from migrator.engine.results import FileReport
+    from migrator.rules.registry import RuleSet
+
+__all__ = ["REFERENCE_ENVIRONMENT", "OnePass", "in_use", "reference_core"]
+
+C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
+_LINE_END = " \t\r\n"
+_SESSION_METHODS = frozenset({"initialize", "tools/list"})  # their answers change the session
+_MAX_ROUTES = 1024  # methods remembered per run; a file of made-up method names stays bounded
+
+# What each route can establish. A hook that needs a fact not listed for its
+# route is called, the full way.
+_REQUEST_FACTS = frozenset({Fact.WELL_FORMED, Fact.FRESH_ID})
+_CALL_FACTS = _REQUEST_FACTS | {Fact.NOT_PROBED, Fact.ARGUMENTS_VALID, Fact.TOOLS_SHAPE_VALID}
+_LISTING_FACTS = _REQUEST_FACTS | {Fact.TOOLS_SHAPE_VALID}
+_NOTIFICATION_FACTS = frozenset({Fact.WELL_FORMED})
+_RESULT_FACTS = frozenset({Fact.WELL_FORMED, Fact.ANSWERED})
+_CALL_RESULT_FACTS = _RESULT_FACTS | {
+    Fact.NOT_PROBED, Fact.TOOLS_SHAPE_VALID, Fact.STRUCTURED_VALID,
+}  # fmt: skip
+_LISTING_RESULT_FACTS = _RESULT_FACTS | {Fact.TOOLS_SHAPE_VALID, Fact.TOOL_SCHEMAS_VALID}
+
+Route = frozenset[Fact] | None
+"""The facts a route's hooks need established, or ``None``: the route goes the full way."""
+
+
+def _needed(hooks: tuple[Callable[..., Any], ...], declared: str, facts: frozenset[Fact]) -> Route:
+    """What ``hooks`` need established to stay quiet, or ``None`` if ``facts`` cannot keep one quiet."""
+    needed: set[Fact] = set()
+    for hook in hooks:
+        given = getattr(getattr(hook, "__self__", None), declared, None)
+        if given is None or not given <= facts:
+            return None
+        needed |= given
+    return frozenset(needed)
+
+
+REFERENCE_ENVIRONMENT = "MCP_TRANSCRIPTS_REFERENCE_CORE"
+"""Set to ``1``, every line goes the full way (the reference), for comparisons and benchmarks."""
+_reference = [os.environ.get(REFERENCE_ENVIRONMENT) == "1"]
+
+
+def in_use() -> bool:
+    """Whether wire files go through the one pass (not while :func:`reference_core` is on)."""
+    return not _reference[0]
+
+
+@contextlib.contextmanager
+def reference_core() -> Iterator[None]:
+    """Within it, every line goes the full way: the reference the one pass is compared with."""
+    before = _reference[0]
+    _reference[0] = True
+    try:
+        yield
+    finally:
+        _reference[0] = before
+
+
+FullWay = Callable[[str, int, "Direction | None"], str]
+"""How a line goes the full way: the pipeline's handling of the line's wire unit."""
+
+
+class OnePass:
+    """One file's pass: :meth:`feed` does what the full way does with a wire line, faster.
+
+    It updates the pipeline's own session tracker and report, so lines may go
+    either way in any order: a line the pass cannot decide goes to ``full_way``
+    whole, and the state it leaves is the state the full way reads.
+    """
+
+    def __init__(
+        self,
+        rule_set: RuleSet,
+        tracker: SessionTracker,
+        report: FileReport,
+        tool_schemas: ToolSchemas,
+        full_way: FullWay,
+        *,
+        enabled: bool = True,
+    ) -> None:
+        self.enabled = enabled  # off: every line goes the full way
+        self.lines_full_way = 0  # for tests and profiles
+        self._full_way = full_way
+        self._rule_set = rule_set
+        self._tracker = tracker
+        self._report = report
+        self._tool_schemas = tool_schemas
+        # The classifier runs on every tools/call answer when a tools/call rule is
+        # selected; on a plain success its only effect is the tool's record.
+        self._records_calls = bool(rule_set.tool_call)
+        # A tools/call rule that judges ordinary results would have to be called.
+        self._results_judged = bool(rule_set.by_outcome[Outcome.TOOL_RESULT])
+        self._requests: dict[str, Route] = {}
+        self._notifications: dict[str, Route] = {}
+        self._results: dict[str, Route] = {}
+        self._result_hooks = rule_set.message_hooks(Kind.RESULT, None)
+        self._versions: dict[tuple[str, frozenset[str]], bool] = {}
+
+    # -- routes, compiled on first sight of a method -----------------------------------
+
+    def _request_route(self, method: str) -> Route:
+        route = self._requests.get(method, UNSET)
+        if route is UNSET:
+            facts = (
+                _CALL_FACTS
+                if method == "tools/call"
+                else _LISTING_FACTS
+                if method == "tools/list"
+                else _REQUEST_FACTS
+            )
+            hooks = self._rule_set.message_hooks(Kind.REQUEST, method)
+            route = _needed(hooks, "message_quiet_given", facts)
+            if len(self._requests) < _MAX_ROUTES:
+                self._requests[method] = route
+        return route  # type: ignore[no-any-return]
+
+    def _notification_route(self, method: str) -> Route:
+        route = self._notifications.get(method, UNSET)
+        if route is UNSET:
+            hooks = self._rule_set.message_hooks(Kind.NOTIFICATION, method)
+            route = _needed(hooks, "message_quiet_given", _NOTIFICATION_FACTS)
+            if len(self._notifications) < _MAX_ROUTES:
+                self._notifications[method] = route
+        return route  # type: ignore[no-any-return]
+
+    def _result_route(self, method: str) -> Route:
+        route = self._results.get(method, UNSET)
+        if route is UNSET:
+            facts = (
+                _CALL_RESULT_FACTS
+                if method == "tools/call"
+                else _LISTING_RESULT_FACTS
+                if method == "tools/list"
+                else _RESULT_FACTS
+            )
+            on_message = _needed(self._result_hooks, "message_quiet_given", facts)
+            on_exchange = _needed(
+                self._rule_set.exchange_hooks(method), "exchange_quiet_given", facts
+            )
+            route = None if on_message is None or on_exchange is None else on_message | on_exchange
+            if method == "tools/call" and self._results_judged:
+                route = None
+            if len(self._results) < _MAX_ROUTES:
+                self._results[method] = route
+        return route  # type: ignore[no-any-return]
+
+    def _version_accepts(self, version: str, versions: frozenset[str]) -> bool:
+        """Whether the schema governing ``version`` is one of ``versions``."""
+        key = (version, versions)
+        known = self._versions.get(key)
+        if known is None:
+            known = self._versions[key] = schemas.closest_version(version) in versions
+        return known
+
+    # -- the pass ------------------------------------------------------------------------
+
+    def feed(self, text: str, line_no: int, direction: Direction | None = None) -> str:
+        """Judge one wire line; return its text as it should be written.
+
+        Raises:
+            UnsafeRewriteError: a rewrite failed validation (only the full way rewrites).
+        """
+        if (
+            not self.enabled
+            or text[:1] != "{"
+            or (not text.isascii() and invalid_utf8_column(text) is not None)
+        ):
+            return self._full(text, line_no, direction)
+        try:
+            envelope = decode_envelope(text)
+        except (msgspec.MsgspecError, ValueError, RecursionError):
+            return self._full(text, line_no, direction)
+        if envelope.jsonrpc != "2.0":
+            return self._full(text, line_no, direction)
+        method = envelope.method
+        if method is not UNSET:
+            if type(method) is not str or (envelope.params and not object_starts(envelope.params)):
+                return self._full(text, line_no, direction)
+            if envelope.id is UNSET:
+                return self._notification(text, method, line_no, direction)
+            return self._request(text, envelope, method, line_no, direction)
+        if envelope.result and not envelope.error and object_starts(envelope.result):
+            return self._result(text, envelope, line_no, direction)
+        return self._full(text, line_no, direction)  # an error response, or not a message
+
+    def _full(self, text: str, line_no: int, direction: Direction | None) -> str:
+        self.lines_full_way += 1
+        return self._full_way(text, line_no, direction)
+
+    def _count(self) -> None:
+        self._report.messages += 1
+        tracker = self._tracker
+        tracker.messages += 1
+        tracker.session.messages += 1
+
+    def _message(
+        self, text: str, line_no: int, direction: Direction | None, kind: Kind, envelope: Envelope
+    ) -> SourceMessage:
+        end = len(text.rstrip(_LINE_END))
+        return SourceMessage.undecoded(text, 0, end, line_no, direction, kind, envelope)
+
+    def _notification(
+        self, text: str, method: str, line_no: int, direction: Direction | None
+    ) -> str:
+        if self._notification_route(method) is None:
+            return self._full(text, line_no, direction)
+        self._count()
+        if method == "notifications/tools/list_changed":
+            self._tracker.session.catalog.stale = True
+        return text
+
+    def _request(
+        self,
+        text: str,
+        envelope: Envelope,
+        method: str,
+        line_no: int,
+        direction: Direction | None,
+    ) -> str:
+        request_id = envelope.id
+        id_type = type(request_id)
+        if id_type is not int and id_type is not str:  # a float or odd id: the full way words it
+            return self._full(text, line_no, direction)
+        route = self._request_route(method)
+        if route is None:
+            return self._full(text, line_no, direction)
+        tracker = self._tracker
+        pending = tracker.pending
+        key = (id_type.__name__, request_id)
+        if direction is None:  # as SessionTracker infers it
+            if method in SERVER_REQUESTS or (
+                method in EITHER_SIDE_REQUESTS and (C2S, key) in pending
+            ):
+                direction = S2C
+            else:
+                direction = C2S
+        slot = (direction, key)
+        if method != "initialize" and slot in pending:  # MCP304's to word
+            return self._full(text, line_no, direction)
+        session = tracker.session
+        if method == "tools/call":
+            call = plain_call(envelope.params)
+            if call is None:
+                return self._full(text, line_no, direction)
+            name, arguments = call
+            version = session.version
+            if (
+                Fact.TOOLS_SHAPE_VALID in route
+                and version is not None
+                and not self._version_accepts(version, PLAIN_CALL_VALID_VERSIONS)
+            ):
+                return self._full(text, line_no, direction)
+            if Fact.ARGUMENTS_VALID in route:
+                tool = session.catalog.tools.get(name)
+                if tool is not None:
+                    checker = self._tool_schemas.get(tool.get("inputSchema"), version)
+                    if checker is not None and not _valid(
+                        checker, {} if arguments is None else arguments
+                    ):
+                        return self._full(text, line_no, direction)
+            message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
+            entry: PendingRequest = PendingCall(
+                message, direction, method, session, name, arguments
+            )
+        elif method in _SESSION_METHODS:
+            message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
+            if Fact.TOOLS_SHAPE_VALID in route and not self._listing_request_valid(
+                message.payload, session.version
+            ):
+                return self._full(text, line_no, direction)
+            self._report.messages += 1
+            tracker.observe(message)  # a new session, or a listing begins: the tracker's own code
+            return text
+        else:
+            message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
+            entry = PendingRequest(message, direction, method, session)
+        pending[slot] = entry
+        if len(pending) > MAX_PENDING:
+            pending.popitem(last=False)
+        self._count()
+        return text
+
+    def _result(
+        self, text: str, envelope: Envelope, line_no: int, direction: Direction | None
+    ) -> str:
+        request_id = envelope.id
+        id_type = type(request_id)
+        if id_type is not int and id_type is not str:
+            return self._full(text, line_no, direction)
+        key = (id_type.__name__, request_id)
+        pending = self._tracker.pending
+        if direction is not None:
+            request = pending.get((direction.reverse, key))
+            if request is None:  # MCP303's to word
+                return self._full(text, line_no, direction)
+        else:
+            to_server, to_client = pending.get((C2S, key)), pending.get((S2C, key))
+            if to_server is None and to_client is None:  # MCP303's to word
+                return self._full(text, line_no, direction)
+            if to_server is not None and to_client is not None:  # in flight both ways
+                payload = self._message(text, line_no, None, Kind.RESULT, envelope).payload
+                request = answered_of_two(to_server, to_client, payload)
+            else:
+                request = to_server or to_client
+            assert request is not None
+        if request.message.notes:  # evidence a finding would carry: not plain traffic
+            return self._full(text, line_no, direction)
+        method = request.method
+        route = self._result_route(method)
+        if route is None:
+            return self._full(text, line_no, direction)
+        if method == "tools/call":
+            if type(request) is not PendingCall or not self._call_result(
+                request, envelope, route, line_no
+            ):
+                return self._full(text, line_no, direction)
+        elif method in _SESSION_METHODS:
+            message = self._message(text, line_no, direction, Kind.RESULT, envelope)
+            if method == "tools/list" and not self._listing_result_valid(request, message, route):
+                return self._full(text, line_no, direction)
+            self._report.messages += 1
+            self._tracker.observe(message)  # the version, the server, the catalog
+            return text
+        del pending[(request.direction, key)]
+        self._count()
+        return text
+
+    def _call_result(
+        self, request: PendingCall, envelope: Envelope, route: frozenset[Fact], line_no: int
+    ) -> bool:
+        """Whether a tools/call result is decided here: a plain success its rules keep quiet on.
+
+        Records the success in the session, as the classifier does.
+        """
+        plain = plain_result(envelope.result)
+        if plain is None or plain.is_error:  # an error result: the classifier's to read
+            return False
+        session = request.session
+        version = session.version
+        if (
+            Fact.TOOLS_SHAPE_VALID in route
+            and version is not None
+            and not self._version_accepts(version, SCHEMA_VALID_VERSIONS)
+        ):
+            return False
+        if Fact.STRUCTURED_VALID in route:
+            tool = session.catalog.tools.get(request.name)
+            if tool is not None and "outputSchema" in tool:
+                structured = plain.structured_content
+                if not structured:  # MCP204: the declared structure is missing
+                    return False
+                checker = self._tool_schemas.get(tool["outputSchema"], version)
+                if checker is not None:
+                    try:
+                        value = orjson.loads(bytes(structured))
+                    except ValueError:
+                        return False
+                    if not _valid(checker, value):
+                        return False
+        if self._records_calls:
+            track = session.track(request.name)
+            if track is not None:
+                arguments = request.arguments
+                track.record_success(line_no, arguments if type(arguments) is dict else {})
+        return True
+
+    def _listing_request_valid(self, payload: Any, version: str | None) -> bool:
+        """A tools/list request is valid as its version's ListToolsRequest (an initialize has none)."""
+        if payload.get("method") != "tools/list":
+            return True
+        version = request_meta_version(payload) or version
+        if version is None:
+            return True
+        return _valid(validation.mcp(schemas.closest_version(version), "ListToolsRequest"), payload)
+
+    def _listing_result_valid(
+        self, request: PendingRequest, message: SourceMessage, route: frozenset[Fact]
+    ) -> bool:
+        """A tools/list result its rules keep quiet on: valid in its version, valid tool schemas."""
+        version = request_meta_version(request.message.payload) or request.session.version
+        result = message.payload.get("result")
+        if Fact.TOOLS_SHAPE_VALID in route and version is not None:
+            listing = validation.mcp(schemas.closest_version(version), "ListToolsResult")
+            if not _valid(listing, result):
+                return False
+        if Fact.TOOL_SCHEMAS_VALID in route:
+            tools = result.get("tools") if isinstance(result, dict) else None
+            if isinstance(tools, list):
+                dialect = default_dialect(version)
+                for tool in tools:
+                    if not isinstance(tool, dict):
+                        continue
+                    for member in ("inputSchema", "outputSchema"):
+                        if member in tool and schemas.check_json_schema(tool[member], dialect):
+                            return False
+        return True
+
+
+def _valid(checker: FastValidator, instance: Any) -> bool:
+    """The compiled verdict; a validator that cannot judge leaves the instance to the full way."""
+    try:
+        return checker.is_valid(instance)
+    except Exception:  # an unresolvable $ref: FastValidator.problem knows what to make of it
+        return False

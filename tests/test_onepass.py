@@ -1,0 +1,356 @@
+"""The one-pass core against the full way: the same findings, fixes and bytes.
+
+The full way (:meth:`migrator.engine.pipeline.Pipeline.handle` on every unit, every
+rule hook called) is the reference; :func:`migrator.engine.onepass.reference_core`
+switches the one pass off. Every input here runs both ways, with every rule and with
+each rule alone (a selection changes which facts a route needs), and the reports,
+the fixed text and any refusal must be equal. Valid traffic must call no rule code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from migrator.engine import onepass
+from migrator.engine.files import check_text, fix_text
+from migrator.engine.options import Mode, Options
+from migrator.engine.pipeline import Pipeline
+from migrator.engine.results import FileReport
+from migrator.errors import MigratorError
+from migrator.judge import classify as classify_module
+from migrator.judge import schemas, validation
+from migrator.model.tool_calls import PLAIN_CALL_VALID_VERSIONS, plain_call
+from migrator.rules import base
+from migrator.rules.registry import all_rules, rule_set
+from tests.conftest import ROOT, examples
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from generate import generate  # the benchmark's own generator
+
+WIRE_CODES = [rule.code for rule in all_rules() if rule.found_in == "transcript"]
+SELECTIONS: list[frozenset[str] | None] = [None, *(frozenset({code}) for code in WIRE_CODES)]
+
+
+def _outcome(text: str, options: Options) -> tuple[Any, ...]:
+    """Everything a run shows of a text: the report, and (fixing) the text or the refusal."""
+    try:
+        if options.mode is Mode.CHECK:
+            report, after = check_text(text, "t.jsonl", options), None
+        else:
+            after, report = fix_text(text, "t.jsonl", options)
+    except MigratorError as error:
+        return (type(error).__name__, str(error), error.line)
+    return (
+        list(report.findings), report.messages, report.fixes, report.not_jsonrpc,
+        report.unreadable, report.format, after,
+    )  # fmt: skip
+
+
+def assert_same(text: str, options: Options) -> None:
+    one_pass = _outcome(text, options)
+    with onepass.reference_core():
+        reference = _outcome(text, options)
+    assert one_pass == reference
+
+
+def _both_ways(text: str, selection: frozenset[str] | None = None) -> None:
+    for mode, unsafe in ((Mode.CHECK, False), (Mode.FIX, False), (Mode.FIX, True)):
+        assert_same(text, Options(selected=selection, mode=mode, unsafe_fixes=unsafe))
+
+
+def _wire_inputs() -> list[Path]:
+    found = sorted((ROOT / "tests" / "golden").glob("*/input.jsonl"))
+    found += sorted((ROOT / "tests" / "rules").glob("*/*.jsonl"))
+    found += sorted((ROOT / "examples").rglob("*.jsonl"))
+    return found
+
+
+@pytest.mark.parametrize("path", _wire_inputs(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_fixture_runs_the_same_both_ways(path: Path) -> None:
+    text = path.read_bytes().decode("utf-8", "surrogateescape")
+    for selection in SELECTIONS:
+        assert_same(text, Options(selected=selection))
+    _both_ways(text)
+
+
+@pytest.fixture(scope="module")
+def benchmark_corpus() -> str:
+    return "".join(line + "\n" for line in generate(3000, seed=7))
+
+
+@pytest.mark.parametrize("selection", SELECTIONS, ids=lambda s: "all" if s is None else min(s))
+def test_the_benchmark_corpus_runs_the_same_both_ways(
+    benchmark_corpus: str, selection: frozenset[str] | None
+) -> None:
+    _both_ways(benchmark_corpus, selection)
+
+
+def _mangled(corpus: str) -> str:
+    """The benchmark corpus with a few lines changed the ways real files go wrong."""
+    lines = corpus.splitlines(keepends=True)
+    changes = [
+        lambda s: s.replace('"jsonrpc":"2.0"', '"jsonrpc":"2.0","extra":1', 1),
+        lambda s: s.replace('"params":{', '"params":{"_meta":{"progressToken":1},', 1),
+        lambda s: s.replace('"id":', '"id":1.0,"x":', 1),
+        lambda s: s.replace('"content":[', '"isError":true,"content":[', 1),
+        lambda s: s.replace('"structuredContent":{', '"structuredContent":{"sum":"x","', 1),
+        lambda s: s.replace('"text":', '"annotations":{},"text":', 1),
+        lambda s: s[: len(s) // 2] + "\n",
+        lambda s: s.replace("2025-11-25", "2026-07-28"),
+        lambda s: s.replace('"tools/call"', '"tools/list"', 1),
+        lambda s: s.replace('"method":"ping"', '"method":"notifications/tools/list_changed"', 1),
+        lambda s: "\ufeff" + s,
+        lambda s: s.replace('"arguments":{', '"arguments":{"limit":0,', 1),
+    ]
+    for number in range(5, len(lines), 37):
+        lines[number] = changes[number % len(changes)](lines[number])
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("selection", SELECTIONS, ids=lambda s: "all" if s is None else min(s))
+def test_a_mangled_corpus_runs_the_same_both_ways(
+    benchmark_corpus: str, selection: frozenset[str] | None
+) -> None:
+    _both_ways(_mangled(benchmark_corpus), selection)
+
+
+# -- generated traffic ----------------------------------------------------------------
+
+ids = st.one_of(st.integers(-3, 3), st.sampled_from(["a", "1", 1.0, None, True]))
+VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28", "2025-09-01", "draft"]
+TOOLS = [
+    {
+        "name": "add",
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]},
+        "outputSchema": {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]},
+    },
+    {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
+    {"name": "odd", "inputSchema": {"type": "object", "properties": {"p": {"pattern": "("}}}},
+]  # fmt: skip
+argument_values = st.one_of(st.integers(-2, 2), st.text(max_size=3), st.none(), st.just(2**70))
+arguments = st.dictionaries(st.sampled_from(["a", "text", "p"]), argument_values, max_size=2)
+
+
+@st.composite
+def messages(draw: st.DrawFn) -> Any:
+    request_id = draw(ids)
+    kind = draw(st.integers(0, 11))
+    if kind == 0:
+        version = draw(st.sampled_from(VERSIONS))
+        return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
+                "params": {"protocolVersion": version, "capabilities": {},
+                           "clientInfo": {"name": "c", "version": "1"}}}  # fmt: skip
+    if kind == 1:
+        return {"jsonrpc": "2.0", "id": request_id, "method": "tools/list"}
+    if kind == 2:
+        tools = draw(st.lists(st.sampled_from(TOOLS), max_size=3, unique_by=lambda t: t["name"]))
+        return {"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools}}
+    if kind in (3, 4):
+        params: dict[str, Any] = {"name": draw(st.sampled_from(["add", "echo", "odd", "gone"]))}
+        if draw(st.booleans()):
+            params["arguments"] = draw(arguments)
+        if draw(st.integers(0, 5)) == 0:
+            params["_meta"] = draw(st.sampled_from([
+                {"io.github.mcp-transcripts/probe-case": {"breaks": "a"}},
+                {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+            ]))  # fmt: skip
+        return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+    if kind in (5, 6):
+        result: dict[str, Any] = {"content": [{"type": "text", "text": draw(st.text(max_size=4))}]}
+        if draw(st.booleans()):
+            result["structuredContent"] = draw(st.sampled_from([{"sum": 1}, {"sum": "x"}, {}]))
+        if draw(st.integers(0, 3)) == 0:
+            result["isError"] = draw(st.booleans())
+        if draw(st.integers(0, 6)) == 0:
+            result["resultType"] = "complete"
+        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+    if kind == 7:
+        code = draw(st.sampled_from([-32602, -32603, -32601]))
+        message = draw(st.sampled_from(["Invalid params", "Tool gone not found", "boom"]))
+        return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    if kind == 8:
+        method = draw(st.sampled_from(["ping", "sampling/createMessage", "resources/read"]))
+        return {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if kind == 9:
+        return {"jsonrpc": "2.0", "id": request_id, "result": {}}
+    if kind == 10:
+        method = draw(
+            st.sampled_from(["notifications/progress", "notifications/tools/list_changed"])
+        )
+        return {"jsonrpc": "2.0", "method": method}
+    return draw(st.sampled_from([{"id": 1, "result": {}}, [], "x", {"jsonrpc": "1.0", "id": 1}]))
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(messages(), max_size=30), st.sampled_from(SELECTIONS))
+def test_generated_traffic_runs_the_same_both_ways(
+    transcript: list[Any], selection: frozenset[str] | None
+) -> None:
+    text = "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in transcript)
+    _both_ways(text, selection)
+
+
+# -- no rule code on valid traffic ----------------------------------------------------
+
+
+def _valid_corpus() -> str:
+    """Traffic with nothing to report: handshake, listing, calls, pings both ways, notifications."""
+    lines: list[Any] = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                               "serverInfo": {"name": "s", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": TOOLS[:2]}},
+    ]  # fmt: skip
+    for number in range(2, 60):
+        if number % 3:
+            params = {"name": "add", "arguments": {"a": number}}
+            result = {"content": [{"type": "text", "text": "ok"}], "structuredContent": {"sum": 1}}
+        else:
+            params = {"name": "echo", "arguments": {"text": "hi"}}
+            result = {"content": [{"type": "text", "text": "hi"}]}
+        lines += [
+            {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params},
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1}},
+            {"jsonrpc": "2.0", "id": number, "method": "ping"},  # the server's, same id
+            {"jsonrpc": "2.0", "id": number, "result": {}},
+            {"jsonrpc": "2.0", "id": f"s{number}", "method": "ping"},
+            {"jsonrpc": "2.0", "id": f"s{number}", "result": {}},
+            {"jsonrpc": "2.0", "id": number, "result": result},
+        ]
+    return "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in lines)
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count every call of rule code (hooks, tools/call rules) and of the classifier."""
+    calls: list[str] = []
+
+    def counted(name: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    for rule in all_rules():
+        from migrator.rules.info import RULE_OBJECTS
+
+        cls = type(RULE_OBJECTS.get(rule.code))
+        for hook in ("check_message", "check_exchange", "check"):
+            if hook in cls.__dict__:
+                monkeypatch.setattr(cls, hook, counted(f"{rule.code}.{hook}", cls.__dict__[hook]))
+    import migrator.engine.pipeline as pipeline_module
+
+    monkeypatch.setattr(pipeline_module, "classify", counted("classify", classify_module.classify))
+    rule_set.cache_clear()  # the dispatch tables hold the hooks they were built with
+    return calls
+
+
+def test_valid_traffic_calls_no_rule_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting(monkeypatch)
+    try:
+        text = _valid_corpus()
+        report = check_text(text, "t.jsonl")
+        assert list(report.findings) == []
+        assert report.messages == text.count("\n")
+        assert calls == []
+        with onepass.reference_core():  # the counting itself works: the full way calls them
+            check_text(text, "t.jsonl")
+        assert "MCP201.check_message" in calls and "classify" in calls
+    finally:
+        rule_set.cache_clear()
+
+
+def test_a_line_with_something_to_report_goes_the_full_way() -> None:
+    text = _valid_corpus()
+    text += '{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}\n'
+    report = FileReport("t.jsonl")
+    pipeline = Pipeline("t.jsonl", Options(), report)
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        pipeline.one_pass.feed(line, number)
+    assert pipeline.one_pass.lines_full_way == 1
+    assert [finding.code for finding in report.findings] == ["MCP203"]
+
+
+def test_every_rule_that_reads_wire_traffic_declares_when_it_is_quiet() -> None:
+    """A hook without a declaration sends every message it reads the full way."""
+    undeclared = {
+        rule.info.code
+        for rule in rule_set(None, True).validators
+        for hook, declared in (
+            ("check_message", "message_quiet_given"),
+            ("check_exchange", "exchange_quiet_given"),
+        )
+        if hook in type(rule).__dict__ and getattr(rule, declared) is None
+    }
+    assert undeclared == {"MCP206"}  # every message against the official schema: always called
+    declared = {
+        fact
+        for rule in rule_set(None, True).validators
+        for facts in (rule.message_quiet_given, rule.exchange_quiet_given)
+        for fact in facts or ()
+    }
+    assert declared == set(base.Fact)  # no fact established that no rule reads
+
+
+# -- the typed subsets, held to the python-jsonschema oracle --------------------------
+
+plain_names = st.text(max_size=5)
+plain_arguments = st.dictionaries(st.text(max_size=3), argument_values, max_size=3)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.one_of(st.integers(-(2**63), 2**63), st.text(max_size=4)),
+    plain_names,
+    st.one_of(st.none(), plain_arguments),
+    st.dictionaries(st.sampled_from(["extra", "x"]), argument_values, max_size=1),
+)
+def test_a_plain_call_is_a_valid_request_of_every_version_it_claims(
+    request_id: Any, name: str, arguments: Any, extra: dict[str, Any]
+) -> None:
+    params: dict[str, Any] = {"name": name}
+    if arguments is not None:
+        params["arguments"] = arguments
+    raw = json.dumps(params).encode()
+    import msgspec
+
+    assert plain_call(msgspec.Raw(raw)) == (name, arguments)
+    request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+    request.update(extra)
+    for version in PLAIN_CALL_VALID_VERSIONS:
+        assert validation.mcp(version, "CallToolRequest").reference.is_valid(request), version
+    assert set(schemas.SUPPORTED_VERSIONS) - PLAIN_CALL_VALID_VERSIONS == {"2026-07-28"}
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        '{"name":"a","_meta":{}}',
+        '{"name":"a","arguments":[]}',
+        '{"name":1}',
+        '{"arguments":{}}',
+        '{"name":"a","task":{}}',
+        '{"name":"a","arguments":{"x":1e400}}',
+    ],
+)
+def test_anything_else_is_not_a_plain_call(params: str) -> None:
+    import msgspec
+
+    assert plain_call(msgspec.Raw(params.encode())) is None
+
+
+def test_the_report_command_reads_every_verdict_the_full_way() -> None:
+    pipeline = Pipeline("t.jsonl", dataclasses.replace(Options(), servers=True), FileReport("t"))
+    assert not pipeline.one_pass.enabled
