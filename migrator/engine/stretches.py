@@ -157,10 +157,17 @@ def _run_stretch(
         spill = stack.enter_context(Path(spool).open("wb")) if spool is not None else None
         stream.seek(stretch.start)
         remaining = stretch.end - stretch.start
-        handle = pipeline.handle
+        if pipeline.one_pass.enabled:  # the same one pass as a whole file in one process
+            feed = pipeline.one_pass.feed
+        else:
+            handle = pipeline.handle
+
+            def feed(text: str, line_no: int) -> str:
+                return handle(wire_unit(text, line_no))
+
         for raw in stream:
             remaining -= len(raw)
-            text = handle(wire_unit(raw.decode(ENCODING, ERRORS), line_no))
+            text = feed(raw.decode(ENCODING, ERRORS), line_no)
             if out is not None:
                 out.write(text.encode(ENCODING, ERRORS))
             line_no += 1
