@@ -212,3 +212,17 @@ def test_envelope_spans_match_the_exact_reader() -> None:
     assert (fast.start, fast.end, fast.line, fast.column) == (0, len(line.rstrip()), 1, 1)
     assert (fast.kind, fast.method, fast.id) == (Kind.REQUEST, "tools/call", "a")
     assert fast.payload == json.loads(line)
+
+
+@pytest.mark.parametrize("request_id", ["123456789012345678901234567890", "-9223372036854775809"])
+def test_an_id_beyond_64_bits_is_the_same_id_both_ways(
+    request_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # msgspec keeps such an integer, the exact path's parser reads a float: both must
+    # pair (and word) it the same way, whichever decoder a line went through.
+    ping = f'{{"jsonrpc":"2.0","id":{request_id},"method":"ping"}}\n'
+    answer = f'{{"jsonrpc":"2.0","id":{request_id},"result":{{}}}}\n'
+    for lines in ([ping] * 3, [ping, answer, ping, ping, answer]):
+        for mode in (Mode.CHECK, Mode.FIX):
+            fast, exact = _both(lines, Options(mode=mode), monkeypatch)
+            assert fast == exact

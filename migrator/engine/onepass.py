@@ -31,7 +31,7 @@ import orjson
 from migrator.judge import schemas, validation
 from migrator.judge.classify import Outcome
 from migrator.judge.validation import FastValidator, ToolSchemas, default_dialect
-from migrator.model.jsonrpc import UNSET, Envelope, decode_envelope, object_starts
+from migrator.model.jsonrpc import UNSET, Envelope, decode_envelope, fits_json_int, object_starts
 from migrator.model.session import (
     EITHER_SIDE_REQUESTS,
     MAX_PENDING,
@@ -270,8 +270,8 @@ class OnePass:
     ) -> str:
         request_id = envelope.id
         id_type = type(request_id)
-        if id_type is not int and id_type is not str:  # a float or odd id: the full way words it
-            return self._full(text, line_no, direction)
+        if (id_type is not int or not fits_json_int(request_id)) and id_type is not str:
+            return self._full(text, line_no, direction)  # a float or odd id: the full way words it
         route = self._request_route(method)
         if route is None:
             return self._full(text, line_no, direction)

@@ -79,12 +79,26 @@ def envelope_message(
         RecursionError,
     ):  # the exact path decides, and words it
         return None
+    if type(envelope.id) is int and not fits_json_int(envelope.id):
+        return None  # the exact decoder reads it as a float: let it, so both agree on the id
     end = len(text)
     while end and text[end - 1] in _JSON_WHITESPACE:
         end -= 1
     return SourceMessage.undecoded(
         text, 0, end, line_no, direction, envelope_kind(envelope), envelope
     )
+
+
+_SMALLEST_INT, _BIGGEST_INT = -(1 << 63), (1 << 64) - 1
+
+
+def fits_json_int(value: int) -> bool:
+    """Whether the JSON parser of the exact path (orjson) reads this integer as an integer.
+
+    Beyond 64 bits it reads a float, while msgspec keeps the integer; an id
+    decoded both ways must be the same id, so such lines take the exact path.
+    """
+    return _SMALLEST_INT <= value <= _BIGGEST_INT
 
 
 def object_starts(raw: msgspec.Raw) -> bool:
