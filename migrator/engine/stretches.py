@@ -244,16 +244,20 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
         scratch += spools
         try:
             with ProcessPoolExecutor(max_workers=min(jobs, len(pieces))) as pool:
-                futures = [
-                    pool.submit(_run_stretch, path, piece, options, output, spool.path)
-                    for piece, output, spool in zip(pieces, outputs, spools, strict=True)
-                ]
-                reports = []
-                for future, spool in zip(futures, spools, strict=True):  # in file order
-                    reports.append(future.result())
-                    for block in _spooled(spool.path):
-                        head.findings.adopt(block)
-                    spool.close()
+                try:
+                    futures = [
+                        pool.submit(_run_stretch, path, piece, options, output, spool.path)
+                        for piece, output, spool in zip(pieces, outputs, spools, strict=True)
+                    ]
+                    reports = []
+                    for future, spool in zip(futures, spools, strict=True):  # in file order
+                        reports.append(future.result())
+                        for block in _spooled(spool.path):
+                            head.findings.adopt(block)
+                        spool.close()
+                except BaseException:  # Ctrl-C, a failed stretch: the others' work is wasted
+                    _stop_workers(pool)
+                    raise
         except BrokenProcessPool as exc:
             raise InputError(
                 "a worker process died (killed or out of memory); nothing written", path=path
@@ -270,6 +274,19 @@ def run_split(path: str, options: Options, jobs: int, *, backup: str | None = No
         for leftover in scratch:
             leftover.close()
     return head
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, rather than wait for stretches nobody will read.
+
+    Leaving the ``with`` block would wait for every running stretch: on a big
+    file a Ctrl-C would seem to hang for as long as the run had left.
+    """
+    pool.shutdown(wait=False, cancel_futures=True)
+    # ProcessPoolExecutor.kill_workers() is Python 3.14's; before it, the pool's own table.
+    for process in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(OSError):
+            process.kill()
 
 
 def _read_all(outputs: list[str | None]) -> Iterator[bytes]:
