@@ -177,21 +177,34 @@ def test_auto_cuts_one_file_from_the_size_that_pays(
     assert cut == [2]
 
 
-@pytest.mark.parametrize("unnamed", [True, False], ids=["unnamed", "named"])
 def test_scratch_files_are_shared_with_workers_and_leave_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unnamed: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import subprocess
 
     from migrator.fix import writer
 
-    if not unnamed:
-        monkeypatch.setattr(writer, "_open_unnamed", lambda folder: None)
-    part = writer.part_file(tmp_path / "big.jsonl", 0)
+    scratch, repository = tmp_path / "tmp", tmp_path / "repo"
+    scratch.mkdir()
+    repository.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    stale = scratch / f".big.jsonl.{_dead_pid()}.part0{writer.TEMPORARY_SUFFIX}"
+    stale.write_text("left by a killed run")
+    part = writer.part_file(repository / "big.jsonl", 0)
+    assert not stale.exists()  # a killed run's leftovers go when the next run starts
     subprocess.run(
         [sys.executable, "-c", f"open({part.path!r}, 'wb').write(b'from a worker')"], check=True
     )
     assert Path(part.path).read_bytes() == b"from a worker"
-    assert [p.name for p in tmp_path.iterdir()] == ([] if unnamed else [Path(part.path).name])
+    assert list(repository.iterdir()) == []  # never beside the user's files
     part.close()
-    assert list(tmp_path.iterdir()) == []
+    assert list(scratch.iterdir()) == []
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    return int(done.stdout)

@@ -282,10 +282,12 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     Leaving the ``with`` block would wait for every running stretch: on a big
     file a Ctrl-C would seem to hang for as long as the run had left.
     """
+    # ProcessPoolExecutor.kill_workers() is Python 3.14's; before it, the pool's own table
+    # (taken before the shutdown, which empties it; a broken pool has none left).
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    # ProcessPoolExecutor.kill_workers() is Python 3.14's; before it, the pool's own table.
-    for process in list(getattr(pool, "_processes", {}).values()):
-        with contextlib.suppress(OSError):
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
             process.kill()
 
 

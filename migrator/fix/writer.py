@@ -238,33 +238,24 @@ def replace_file(
 
 
 class ScratchFile:
-    """A file of ours that other processes of this run write or read by path while this
-    process lives, and that a kill of this process cannot leave behind.
+    """A named file of ours in the system's temporary folder that worker processes of this
+    run write and this process reads back: a stretch of a file fixed on several cores, the
+    findings a worker hands back.
 
-    On Linux it has no name (``O_TMPFILE``); its path is this process's
-    ``/proc/<pid>/fd/<n>``, which a worker opens as it would any file (each
-    open has its own offset). Elsewhere, or where the file system has no
-    unnamed files, it is a named file of our pattern (``.<name>.<pid>.<tag>``),
-    which the next writer in that folder removes if this process died.
-    Used for the stretches of a file fixed on several cores and the findings
-    each worker hands back.
+    Never beside the user's files: a process killed mid-run must not leave an
+    untracked file in their repository. Its name follows our pattern with this
+    process's pid (``.<name>.<pid>.<tag>.mcp-transcripts.tmp``), so a later run
+    removes what a killed run left, as writers do beside their targets.
+
+    Why not an unnamed file shared by ``/proc/<pid>/fd/<n>``: a worker that
+    opens that path after the descriptor was closed and its number reused
+    would truncate whatever file the parent opened next.
     """
 
-    def __init__(self, folder: Path, name: str, tag: str) -> None:
-        self._fd: int | None = None
-        self._named: Path | None = None
-        try:
-            fd = _open_unnamed(folder)
-        except OSError as exc:
-            raise WriteError(
-                f"could not make a temporary file ({exc.strerror or exc})", path=str(folder)
-            ) from exc
-        if fd is not None:
-            self._fd = fd
-            self.path = f"/proc/{os.getpid()}/fd/{fd}"
-            return
+    def __init__(self, name: str, tag: str) -> None:
+        folder = Path(tempfile.gettempdir())
         remove_stale_temporaries(folder)  # what a killed run of ours left here
-        self._named = folder / f".{name}.{os.getpid()}.{tag}{TEMPORARY_SUFFIX}"
+        self._named: Path | None = folder / f".{name}.{os.getpid()}.{tag}{TEMPORARY_SUFFIX}"
         try:
             self._named.touch(mode=NEW_FILE_MODE, exist_ok=False)
         except OSError as exc:
@@ -274,11 +265,7 @@ class ScratchFile:
         self.path = str(self._named)
 
     def close(self) -> None:
-        """Remove it (closing the last descriptor of an unnamed file frees it)."""
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
+        """Remove it."""
         if self._named is not None:
             with contextlib.suppress(OSError):
                 self._named.unlink()
@@ -287,14 +274,13 @@ class ScratchFile:
 
 def part_file(target: Path, index: int) -> ScratchFile:
     """Where a worker writes part ``index`` of ``target``'s new content before the parts are
-    joined into it: beside it (the same file system), never under a name a walk would read."""
-    return ScratchFile(target.parent, target.name, f"part{index}")
+    joined into it (the join writes beside the target, unnamed until the rename)."""
+    return ScratchFile(target.name, f"part{index}")
 
 
 def spool_file(tag: str) -> ScratchFile:
-    """A scratch file in the system's temporary folder, for data that is written, read back
-    and dropped, never moved into place (a worker's findings, handed to the parent)."""
-    return ScratchFile(Path(tempfile.gettempdir()), "mcp-transcripts", tag)
+    """Where a worker writes what it hands back to this process (its findings)."""
+    return ScratchFile("mcp-transcripts", tag)
 
 
 def write_file(target: str | Path, chunks: Iterable[bytes]) -> Path:
