@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import pickle
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -51,7 +51,7 @@ from migrator.model.units import Kind
 from migrator.readers import SAMPLE_LINES, detect
 from migrator.readers.compressed import GZIP_MAGIC
 from migrator.readers.storage import StorageOptions, is_url, object_size, open_object
-from migrator.readers.wire import WireReader, wire_unit
+from migrator.readers.wire import WireReader
 
 # Below this size a stretch costs more to hand over than it saves.
 MIN_STRETCH_BYTES = 4 * 1024 * 1024
@@ -157,13 +157,9 @@ def _run_stretch(
         spill = stack.enter_context(Path(spool).open("wb")) if spool is not None else None
         stream.seek(stretch.start)
         remaining = stretch.end - stretch.start
+        feed: Callable[[str, int], str] = pipeline.handle_line  # the full way, as a whole file
         if pipeline.one_pass.enabled:  # the same one pass as a whole file in one process
             feed = pipeline.one_pass.feed
-        else:
-            handle = pipeline.handle
-
-            def feed(text: str, line_no: int) -> str:
-                return handle(wire_unit(text, line_no))
 
         for raw in stream:
             remaining -= len(raw)
