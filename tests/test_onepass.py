@@ -283,6 +283,36 @@ def test_a_line_with_something_to_report_goes_the_full_way() -> None:
     assert [finding.code for finding in report.findings] == ["MCP203"]
 
 
+def test_an_invalid_call_is_worded_once_for_every_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MCP203, MCP501/502 and the classifier read one call's arguments: python-jsonschema words them once."""
+    worded: list[Any] = []
+    wording = validation.Wording.__init__
+
+    def counted(self: validation.Wording, errors: list[Any]) -> None:
+        worded.append(errors)
+        wording(self, errors)
+
+    monkeypatch.setattr(validation.Wording, "__init__", counted)
+    text = _valid_corpus()
+    call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"add","arguments":{"a":"x%d"}}}\n'
+    answer = '{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"Invalid arguments"}}\n'
+    text += call % (98, 1) + answer % 98 + call % (99, 2) + answer % 99
+    report = check_text(text, "t.jsonl")
+    assert [f.code for f in report.findings].count("MCP203") == 2
+    assert len(worded) == 2  # one wording per distinct call, whoever reads it
+    with onepass.reference_core():
+        assert list(check_text(text, "t.jsonl").findings) == list(report.findings)
+
+
+def test_a_server_wording_is_read_once() -> None:
+    from migrator.judge import wording
+
+    text = "MCP error -32602: Invalid arguments for tool add: expected a number"
+    first, again = wording.read_message(text), wording.read_message(text)
+    assert first is again and first.kind is wording.MessageKind.VALIDATION
+    assert wording.read_message(None).kind is wording.MessageKind.UNCLEAR
+
+
 def test_every_rule_that_reads_wire_traffic_declares_when_it_is_quiet() -> None:
     """A hook without a declaration sends every message it reads the full way."""
     undeclared = {

@@ -12,9 +12,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from jsonschema.exceptions import best_match
-
-from migrator.judge.json_messages import json_message
 from migrator.judge.validation import ToolSchemas, pointer
 from migrator.judge.wording import (
     ARGUMENT_WORDS,
@@ -83,17 +80,16 @@ class ArgumentChecker:
         try:
             if validator.is_valid(arguments):
                 return (), None, None
-            errors = validator.errors(arguments)
+            wording = validator.wording(arguments)  # shared with the rules reading this call
         except Exception:  # a schema can fail only when used (an unresolvable $ref)
             return None
         issues = tuple(
-            Issue(json_message(e), tuple(p for p in e.path if isinstance(p, (str, int))))
-            for e in errors
+            Issue(message, tuple(p for p in e.path if isinstance(p, (str, int))))
+            for e, message in zip(wording.errors, wording.messages, strict=True)
         )
-        if not errors:
+        best = wording.best
+        if best is None:
             return issues, None, None
-        best = best_match(errors)
-        assert best is not None
         return issues, str(best.validator), pointer(best.path)
 
 

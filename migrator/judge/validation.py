@@ -10,6 +10,7 @@ differential test holds the two to that).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import threading
@@ -53,17 +54,68 @@ def pointer(path: Any) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
+class Wording:
+    """How python-jsonschema words one invalid instance, worked out once for every reader.
+
+    Several rules and the classifier ask about the same call's arguments, one after
+    the other; each reads what it needs of this (the problems, the best one, their
+    messages in JSON's terms), and each part is computed on first use only.
+    """
+
+    __slots__ = ("_messages", "_problem", "best", "errors")
+
+    def __init__(self, errors: list[ValidationError]) -> None:
+        self.errors = errors  # every problem, sorted by path
+        self.best = best_match(errors) if errors else None
+        self._messages: tuple[str, ...] | None = None
+        self._problem: SchemaProblem | None = None
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """:func:`~migrator.judge.json_messages.json_message` of each error, in order."""
+        if self._messages is None:
+            self._messages = tuple(
+                message
+                if error is self.best and (message := self._best_message())
+                else json_message(error)
+                for error in self.errors
+            )
+        return self._messages
+
+    def _best_message(self) -> str:
+        return self._problem.message if self._problem is not None else ""
+
+    @property
+    def problem(self) -> SchemaProblem | None:
+        """The best-matching problem, ready for a finding (``None`` when there is none)."""
+        best = self.best
+        if best is None:
+            return None
+        if self._problem is None:
+            self._problem = SchemaProblem(
+                json_message(best),
+                pointer(best.absolute_path),
+                str(best.validator),
+                len(self.errors),
+            )
+        return self._problem
+
+
 @dataclass
 class FastValidator:
     """A schema, compiled twice: for speed and for words.
 
     The wording of an invalid instance is remembered (a model that sends a bad
-    call tends to send it again, and two rules ask about the same call).
+    call tends to send it again, and two rules ask about the same call): by its
+    content for a few hundred instances, and the last instance by identity, so
+    that the readers of one call share one :class:`Wording`.
     """
 
     reference: Validator
     compiled: Any = None
-    _worded: dict[str, list[ValidationError]] = field(default_factory=dict, repr=False)
+    _worded: dict[str, Wording] = field(default_factory=dict, repr=False)
+    # The last instance worded and its wording; the instance is held, so its identity stays its own.
+    _last: tuple[Any, Wording] | None = field(default=None, repr=False)
 
     MEMO_SIZE = 256
 
@@ -76,39 +128,49 @@ class FastValidator:
                 pass
         return bool(self.reference.is_valid(instance))
 
-    def errors(self, instance: Any) -> list[ValidationError]:
-        """Every problem, as python-jsonschema words it, sorted by path."""
+    def wording(self, instance: Any) -> Wording:
+        """How python-jsonschema words ``instance`` (no errors when it is valid).
+
+        Raises:
+            referencing.exceptions.Unresolvable: the schema refers somewhere it cannot go.
+        """
+        last = self._last
+        if last is not None and last[0] is instance:
+            return last[1]
         try:
-            key = json.dumps(instance, sort_keys=True)
+            key: str | None = json.dumps(instance, sort_keys=True)
         except (TypeError, ValueError):
             key = None
-        if key is not None and key in self._worded:
-            return self._worded[key]
-        errors = sorted(
-            self.reference.iter_errors(instance),
-            key=lambda e: (list(map(str, e.absolute_path)), e.message),
-        )
-        if key is not None:
-            if len(self._worded) >= self.MEMO_SIZE:
-                self._worded.pop(next(iter(self._worded)))
-            self._worded[key] = errors
-        return errors
+        worded = self._worded.get(key) if key is not None else None
+        if worded is None:
+            worded = Wording(
+                sorted(
+                    self.reference.iter_errors(instance),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.message),
+                )
+            )
+            if key is not None:
+                if len(self._worded) >= self.MEMO_SIZE:
+                    with contextlib.suppress(KeyError, RuntimeError):  # a proxy's threads share it
+                        del self._worded[next(iter(self._worded))]
+                self._worded[key] = worded
+        self._last = (instance, worded)
+        return worded
+
+    def errors(self, instance: Any) -> list[ValidationError]:
+        """Every problem, as python-jsonschema words it, sorted by path."""
+        return self.wording(instance).errors
 
     def problem(self, instance: Any) -> SchemaProblem | None:
         """``None`` when valid (or when the schema cannot judge), else the best-matching problem."""
         try:
             if self.is_valid(instance):
                 return None
-            errors = self.errors(instance)
+            return self.wording(
+                instance
+            ).problem  # None: the two validators disagree, trust the reference
         except Unresolvable:  # a tool schema's $ref to somewhere we do not go
             return None
-        if not errors:  # the two validators disagree: trust the reference
-            return None
-        best = best_match(errors)
-        assert best is not None
-        return SchemaProblem(
-            json_message(best), pointer(best.absolute_path), str(best.validator), len(errors)
-        )
 
 
 @functools.cache

@@ -35,6 +35,7 @@ version the client lacks.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -216,8 +217,30 @@ class WordingReader:
         return read_message(message)
 
 
+_READINGS: dict[str, MessageReading] = {}
+_READINGS_SIZE = 1024  # distinct texts remembered; a server words the same failure the same way
+_READING_MAX_CHARS = 16_384  # longer texts are read each time rather than kept
+
+
 def read_message(message: Any) -> MessageReading:
-    """Read an error message (or an ``isError`` result's text) with the built-in patterns."""
+    """Read an error message (or an ``isError`` result's text) with the built-in patterns.
+
+    A reading depends on the text alone, and a server that refuses a call once tends to
+    refuse the next ones in the same words, so readings are remembered by text.
+    """
+    if type(message) is not str or len(message) > _READING_MAX_CHARS:
+        return _read_message(message)
+    reading = _READINGS.get(message)
+    if reading is None:
+        reading = _read_message(message)
+        if len(_READINGS) >= _READINGS_SIZE:
+            with contextlib.suppress(KeyError, RuntimeError):  # a proxy's threads share it
+                del _READINGS[next(iter(_READINGS))]  # the oldest
+        _READINGS[message] = reading
+    return reading
+
+
+def _read_message(message: Any) -> MessageReading:
     if not isinstance(message, str):
         return MessageReading(MessageKind.UNCLEAR, "non-string message", "")
     text = strip_mcp_prefix(message.strip())

@@ -33,10 +33,15 @@ SCHEMA_VALID_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "20
 
 
 class TextBlock(msgspec.Struct):
-    """A text content block; other members are ignored, as the schema allows them."""
+    """A text content block; other members are ignored, as the schema allows them.
+
+    The text is kept as its raw JSON (skipped, not built into a ``str``: nothing
+    reads it here, and a result's text is most of its bytes); :func:`plain_result`
+    checks that it is a string.
+    """
 
     type: Literal["text"]
-    text: str
+    text: msgspec.Raw
     annotations: msgspec.Raw = _ABSENT
     meta: msgspec.Raw = msgspec.field(default=_ABSENT, name="_meta")
 
@@ -85,6 +90,12 @@ def plain_result(raw: msgspec.Raw) -> PlainToolResult | None:
     if plain.meta or (plain.structured_content and not object_starts(plain.structured_content)):
         return None
     for block in plain.content:
-        if block.annotations or block.meta:
+        if block.annotations or block.meta or not _string_starts(block.text):
             return None
     return plain
+
+
+def _string_starts(raw: msgspec.Raw) -> bool:
+    """Whether a member's raw JSON is a string (its first byte is a quote)."""
+    view = memoryview(raw)
+    return len(view) > 0 and view[0] == 0x22
