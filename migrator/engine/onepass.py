@@ -145,7 +145,7 @@ class OnePass:
         self._notifications: dict[str, Route] = {}
         self._results: dict[str, Route] = {}
         self._result_hooks = rule_set.message_hooks(Kind.RESULT, None)
-        self._versions: dict[tuple[str, frozenset[str]], bool] = {}
+        self._versions: dict[frozenset[str], dict[str, bool]] = {}
 
     # -- routes, compiled on first sight of a method -----------------------------------
 
@@ -197,11 +197,15 @@ class OnePass:
 
     def _version_accepts(self, version: str, versions: frozenset[str]) -> bool:
         """Whether the schema governing ``version`` is one of ``versions``."""
-        key = (version, versions)
-        known = self._versions.get(key)
+        known = self._versions.get(versions)
         if known is None:
-            known = self._versions[key] = schemas.closest_version(version) in versions
-        return known
+            known = self._versions[versions] = {}
+        accepted = known.get(version)
+        if accepted is None:
+            accepted = known[version] = schemas.closest_version(version) in versions
+            if len(known) > _MAX_ROUTES:  # made-up versions, one per session: stay bounded
+                known.clear()
+        return accepted
 
     # -- the pass ------------------------------------------------------------------------
 
@@ -247,7 +251,9 @@ class OnePass:
     def _message(
         self, text: str, line_no: int, direction: Direction | None, kind: Kind, envelope: Envelope
     ) -> SourceMessage:
-        end = len(text.rstrip(_LINE_END))
+        end = len(text)  # the line without its trailing whitespace (rstrip would copy the line)
+        while end and text[end - 1] in _LINE_END:
+            end -= 1
         return SourceMessage.undecoded(text, 0, end, line_no, direction, kind, envelope)
 
     def _notification(
