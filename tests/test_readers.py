@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from migrator.api import check_text
 from migrator.errors import UsageError
@@ -127,6 +129,56 @@ def test_style_detection(text: str, items: str, keys: str, ascii_escapes: bool) 
         keys,
         ascii_escapes,
     )
+
+
+def _separators_char_by_char(text: str) -> tuple[str, str]:
+    """The separators a JSON text uses, read one character at a time (the reference)."""
+    spaced_items = compact_items = spaced_keys = compact_keys = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in ",:":
+            spaced = text[i + 1 : i + 2] == " "
+            if ch == ",":
+                spaced_items, compact_items = spaced_items + spaced, compact_items + (not spaced)
+            else:
+                spaced_keys, compact_keys = spaced_keys + spaced, compact_keys + (not spaced)
+    return (
+        ", " if spaced_items > compact_items else ",",
+        ": " if spaced_keys > compact_keys else ":",
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(['"', "\\", ",", ", ", ":", ": ", " ", "a", "{", "}", "\n", "é"]),
+        max_size=40,
+    ).map("".join)
+    | st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+        ),
+        max_leaves=8,
+    ).flatmap(
+        lambda v: st.sampled_from(
+            [json.dumps(v), json.dumps(v, separators=(",", ":")), json.dumps(v, indent=2)]
+        )
+    )
+)
+def test_style_detection_agrees_with_reading_char_by_char(text: str) -> None:
+    style = jsontext.detect_style(text)
+    assert (style.item_separator, style.key_separator) == _separators_char_by_char(text)
 
 
 def test_verbose_names_the_detected_format(tmp_path) -> None:

@@ -208,6 +208,10 @@ _NON_ASCII_ESCAPE = re.compile(
 )
 
 
+# A JSON string, or what is left of one the text cuts off (a quote, then to the end).
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.DOTALL)
+
+
 def detect_style(text: str) -> JsonStyle:
     """Guess the separators and escaping used in a one-line JSON text.
 
@@ -215,28 +219,11 @@ def detect_style(text: str) -> JsonStyle:
     the majority decides. Non-ASCII characters written as ``\\uXXXX`` escapes
     (and none written raw) mean the writer used ``ensure_ascii``.
     """
-    spaced_items = compact_items = spaced_keys = compact_keys = 0
-    in_string = escaped = False
-    length = len(text)
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in ",:":
-            spaced = i + 1 < length and text[i + 1] == " "
-            if ch == ",":
-                spaced_items += spaced
-                compact_items += not spaced
-            else:
-                spaced_keys += spaced
-                compact_keys += not spaced
+    # Strings emptied (what they hold is no separator), the separators are counted in C.
+    bare = _JSON_STRING.sub('""', text)
+    items, spaced_items = bare.count(","), bare.count(", ")
+    keys, spaced_keys = bare.count(":"), bare.count(": ")
+    compact_items, compact_keys = items - spaced_items, keys - spaced_keys
     ensure_ascii = text.isascii() and _NON_ASCII_ESCAPE.search(text) is not None
     return JsonStyle(
         ", " if spaced_items > compact_items else ",",
