@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import ROOT, run_cli
 from tests.services import S3Server
@@ -282,3 +284,65 @@ def test_a_url_without_the_cloud_extra_says_which_extra_to_install() -> None:
     assert run.stdout.startswith("2 "), run.stderr
     assert "s3://bucket/logs/: reading s3:// URLs needs the cloud extra" in run.stdout
     assert "pip install 'mcp-transcripts[cloud]'" in run.stdout
+
+
+EXAMPLES = ROOT / "docs" / "examples" / "buckets"
+
+
+def _bucket_layouts(root: Path) -> tuple[Path, Path]:
+    """An Obot audit export day and an hour of Collector trace objects, as the how-to shows them."""
+    audit = root / "audit"
+    day = audit / "mcp-audit-logs" / "2026" / "01" / "15"
+    day.mkdir(parents=True)
+    obot = ROOT / "tests" / "fixtures" / "gateways" / "obot" / "mcp-audit-logs" / "2026" / "01"
+    shutil.copy(obot / "15" / "fixture-export.jsonl", day / "export-1000.jsonl")
+    telemetry = root / "telemetry"
+    hour = telemetry / "traces" / "year=2026" / "month=01" / "day=15" / "hour=10"
+    trace = (ROOT / "tests" / "fixtures" / "traces" / "ts-sdk-1.20.2.otlp.jsonl").read_bytes()
+    for number, request in enumerate(trace.splitlines(keepends=True)):  # one export per object
+        minute = hour / f"minute={5 + number // 5:02d}"
+        minute.mkdir(parents=True, exist_ok=True)
+        (minute / f"traces_{number:04d}.json.gz").write_bytes(gzip.compress(request, mtime=0))
+    return audit, telemetry
+
+
+def test_the_bucket_how_to_script_finds_what_the_files_on_disk_hold(
+    tmp_path: Path, on_s3: S3Server
+) -> None:
+    audit, telemetry = _bucket_layouts(tmp_path / "local")
+    on_s3.upload_tree(audit, "docs-audit")
+    on_s3.upload_tree(telemetry, "docs-telemetry")
+    env = {
+        **os.environ,
+        **on_s3.env,
+        "AUDIT_BUCKET": "docs-audit",
+        "TELEMETRY_BUCKET": "docs-telemetry",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    run = subprocess.run(
+        ["sh", str(EXAMPLES / "scan-a-bucket.sh")],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert run.returncode == 1, run.stderr  # findings in both
+    day = audit / "mcp-audit-logs" / "2026" / "01" / "15"
+    local_day = json.loads(run_cli("check", "--format", "json", str(day)).out)
+    in_bucket = json.loads((tmp_path / "obot-day.json").read_text(encoding="utf-8"))
+    url = "s3://docs-audit/mcp-audit-logs/2026/01/15"
+    assert in_bucket["findings"] == json.loads(
+        json.dumps(local_day["findings"]).replace(str(day), url)
+    )
+    assert any(f["code"] == "MCP101" for f in in_bucket["findings"])
+    hour = telemetry / "traces" / "year=2026" / "month=01" / "day=15" / "hour=10"
+    local_hour = run_cli("check", str(hour))
+    assert "MCP401" in run.stdout
+    assert run.stdout == local_hour.out.replace(
+        str(hour), "s3://docs-telemetry/traces/year=2026/month=01/day=15/hour=10"
+    )
+
+
+def test_the_collector_example_writes_what_the_how_to_says() -> None:
+    collector = yaml.safe_load((EXAMPLES / "otel-collector-s3.yaml").read_text(encoding="utf-8"))
+    exporter = collector["exporters"]["awss3"]
+    assert exporter["marshaler"] == "otlp_json"  # the OTLP JSON the trace reader reads
+    assert exporter["s3uploader"]["compression"] == "gzip"
+    assert collector["service"]["pipelines"]["traces"]["exporters"] == ["awss3"]

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -211,3 +214,21 @@ def test_a_scheduler_that_is_not_there_is_a_usage_error() -> None:
         "check", "--dask-scheduler", f"tcp://127.0.0.1:{free_port()}", str(ROOT / "examples")
     )
     assert run.code == 2 and "cannot reach the dask scheduler at tcp://127.0.0.1:" in run.err
+
+
+def test_the_how_to_python_example_checks_a_prefix_on_the_cluster(
+    tree: tuple[Path, str], cluster: DaskCluster
+) -> None:
+    local, url = tree
+    script = ROOT / "docs" / "examples" / "buckets" / "check_on_cluster.py"
+    run = subprocess.run(
+        [sys.executable, str(script), cluster.address, url],
+        capture_output=True, text=True, cwd=ROOT, timeout=300, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert run.returncode == 1, run.stderr
+    expected = json.loads(
+        run_cli("check", "--format", "json", str(local)).out.replace(str(local), url)
+    )
+    got = json.loads(run.stdout)
+    assert got["findings"] == expected["findings"] and got["summary"] == expected["summary"]
