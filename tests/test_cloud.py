@@ -346,3 +346,28 @@ def test_the_collector_example_writes_what_the_how_to_says() -> None:
     assert exporter["marshaler"] == "otlp_json"  # the OTLP JSON the trace reader reads
     assert exporter["s3uploader"]["compression"] == "gzip"
     assert collector["service"]["pipelines"]["traces"]["exporters"] == ["awss3"]
+
+
+def test_a_pair_of_objects_reads_as_the_pair_on_disk(tmp_path: Path, on_s3: S3Server) -> None:
+    from tests.test_cli import _split_capture
+
+    c2s, s2c = _split_capture(tmp_path)
+    on_s3.upload_tree(tmp_path, "mcp-pairs")
+    urls = [f"s3://mcp-pairs/{path.name}" for path in (c2s, s2c)]
+    local = [str(c2s), str(s2c)]
+
+    def in_bucket(text: str) -> str:
+        return text.replace(str(s2c), urls[1]).replace(str(c2s), urls[0])
+
+    checked = run_cli("check", "--pair", *urls)
+    assert checked.code == 1
+    assert checked.out == in_bucket(run_cli("check", "--pair", *local).out)
+    diffed = run_cli("fix", "--diff", "--pair", *urls)
+    assert diffed.code == 1 and diffed.out
+    assert diffed.out == run_cli("fix", "--diff", "--pair", *local).out.replace(
+        str(s2c).lstrip("/"), urls[1]
+    )
+    refused = run_cli("fix", "--pair", *urls)  # the server's object would be rewritten in place
+    assert refused.code == 2 and "does not rewrite objects in place" in refused.err
+    fs = on_s3.filesystem()
+    assert fs.cat_file(f"mcp-pairs/{s2c.name}") == s2c.read_bytes()

@@ -501,6 +501,11 @@ def fix_pair(
     """
     opts = _fixing(options)
     target = str(s2c_path)
+    if is_url(target):  # an object is never rewritten in place: only its diff can be had
+        if opts.mode is not Mode.DIFF:
+            raise UsageError(IN_PLACE_OBJECT, path=target)
+        report, s2c, outputs = _run_pair(str(c2s_path), target, opts)
+        return FixOutcome(report, unified_diff(s2c.text, "".join(s2c.rewritten(outputs)), target))
     real, snapshot = resolve_target(target)
     report, s2c, outputs = _run_pair(str(c2s_path), target, opts)
     after = "".join(s2c.rewritten(outputs))
@@ -516,8 +521,8 @@ def _run_pair(
     c2s_path: str, s2c_path: str, options: Options
 ) -> tuple[FileReport, Side, dict[int, str]]:
     """The rules over a merged pair: the report, the server's side, and each unit's output by ``id``."""
-    c2s = read_side(c2s_path, C2S, options.input_format)
-    s2c = read_side(s2c_path, S2C, options.input_format)
+    c2s = read_side(c2s_path, C2S, options.input_format, options.storage_options)
+    s2c = read_side(s2c_path, S2C, options.input_format, options.storage_options)
     merged = merge_pair(c2s, s2c)
     report = FileReport(
         s2c_path, format=f"pair ({c2s.reader.name} + {s2c.reader.name})", detection=merged.how

@@ -300,7 +300,8 @@ def _check_where_fixes_go(
 ) -> None:
     """Refuse, before anything is read, a fix that would write where it must not."""
     if output_dir is None:
-        if options.mode is Mode.FIX and (url := next((p for p in paths if is_url(p)), None)):
+        given = [*paths, *(side for pair in pairs for side in pair[1:])]  # a pair's server file
+        if options.mode is Mode.FIX and (url := next((p for p in given if is_url(p)), None)):
             raise UsageError(files.IN_PLACE_OBJECT, path=url)
         return
     if options.mode is not Mode.FIX:

@@ -40,6 +40,7 @@ from migrator.model.session import id_key
 from migrator.model.source import decode, split_lines
 from migrator.model.units import Direction, Kind, Unit
 from migrator.readers import SAMPLE_LINES, InputFormat, Reader, detect
+from migrator.readers.storage import StorageOptions, is_url, open_object
 
 __all__ = ["C2S", "S2C", "Merged", "Side", "merge_pair", "read_side"]
 
@@ -80,15 +81,21 @@ class Merged:
     how: str
 
 
-def read_side(path: str, direction: Direction, forced: InputFormat) -> Side:
-    """Read one file of a pair; every message in it was sent in ``direction``.
+def read_side(
+    path: str, direction: Direction, forced: InputFormat, storage_options: StorageOptions = ()
+) -> Side:
+    """Read one file of a pair (or the object at a URL); every message in it was sent in ``direction``.
 
     Raises:
         InputError: the file cannot be read, or is not wire or envelope JSONL.
-        UsageError: ``forced`` is a format that cannot be merged.
+        UsageError: ``forced`` is a format that cannot be merged, or a URL needs the cloud extra.
     """
     try:
-        text = decode(Path(path).read_bytes())
+        if is_url(path):
+            with open_object(path, storage_options) as stream:
+                text = decode(stream.read())
+        else:
+            text = decode(Path(path).read_bytes())
     except IsADirectoryError as exc:
         raise InputError("is a folder, not a transcript file", path=path) from exc
     except OSError as exc:

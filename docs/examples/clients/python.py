@@ -9,7 +9,11 @@ async def run_tool_call(session: ClientSession, call_id: str, name: str, argumen
     except McpError as error:
         # A protocol error (unknown tool, malformed request, server error). Passing it on is
         # allowed; the model is less likely to be able to fix it.
-        return {"tool_call_id": call_id, "content": f"Tool call failed: {error.error.message}", "is_error": True}
+        return {
+            "tool_call_id": call_id,
+            "content": f"Tool call failed: {error.error.message}",
+            "is_error": True,
+        }
     text = "\n".join(block.text for block in result.content if block.type == "text")
     # isError: True is still a tool result. Give it to the model so it can try again.
     return {"tool_call_id": call_id, "content": text, "is_error": bool(result.isError)}
