@@ -74,16 +74,12 @@ class Wording:
     def messages(self) -> tuple[str, ...]:
         """:func:`~migrator.judge.json_messages.json_message` of each error, in order."""
         if self._messages is None:
+            known = self._problem  # the best error's message, if a finding asked first
             self._messages = tuple(
-                message
-                if error is self.best and (message := self._best_message())
-                else json_message(error)
+                known.message if known is not None and error is self.best else json_message(error)
                 for error in self.errors
             )
         return self._messages
-
-    def _best_message(self) -> str:
-        return self._problem.message if self._problem is not None else ""
 
     @property
     def problem(self) -> SchemaProblem | None:
@@ -166,9 +162,8 @@ class FastValidator:
         try:
             if self.is_valid(instance):
                 return None
-            return self.wording(
-                instance
-            ).problem  # None: the two validators disagree, trust the reference
+            # None when python-jsonschema finds nothing: the two disagree, and it is the reference.
+            return self.wording(instance).problem
         except Unresolvable:  # a tool schema's $ref to somewhere we do not go
             return None
 
