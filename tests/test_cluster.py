@@ -232,3 +232,40 @@ def test_the_how_to_python_example_checks_a_prefix_on_the_cluster(
     )
     got = json.loads(run.stdout)
     assert got["findings"] == expected["findings"] and got["summary"] == expected["summary"]
+
+
+def test_a_prefix_is_listed_on_a_worker_so_the_client_needs_no_store_library(
+    tree: tuple[Path, str], cluster: DaskCluster
+) -> None:
+    local, url = tree
+    code = (
+        "import io, sys\n"
+        "from migrator.cli import main\n"
+        "out = io.StringIO()\n"
+        f"code = main(['check', '--format', 'json', '--dask-scheduler', {cluster.address!r}, "
+        f"{url!r}], stdout=out, stderr=io.StringIO())\n"
+        "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('fsspec', 's3fs')))\n"
+        "print(out.getvalue())\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, cwd=ROOT, timeout=300, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    status, _, report = run.stdout.partition("\n")
+    assert status == "1 []", run.stderr
+    expected = json.loads(
+        run_cli("check", "--format", "json", str(local)).out.replace(str(local), url)
+    )
+    assert json.loads(report)["findings"] == expected["findings"]
+
+
+def test_a_prefix_that_is_not_there_is_an_input_error_from_the_worker(
+    s3: S3Server, cluster: DaskCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in s3.env.items():
+        monkeypatch.setenv(name, value)
+    s3.filesystem().mkdir("cluster-empty")
+    missing = run_cli("check", "--dask-scheduler", cluster.address, "s3://cluster-empty/none/")
+    assert missing.code == 2
+    assert "s3://cluster-empty/none/: no such object or prefix" in missing.err

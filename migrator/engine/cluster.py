@@ -3,10 +3,13 @@
 The run is the local run with its per-file work done elsewhere:
 :func:`migrator.engine.runner.run` walks the paths, narrows the options per path
 and gathers the results; this module hands each file to the cluster as one task
-(:func:`perform_remotely`, around the runner's own per-file work) and yields the outcomes in the order of the paths, so
-that findings, diffs and exit codes are those of a run in one process. The
-workers read each file or object themselves (by its URL, or a path on a file
-system they share); only the outcome travels back.
+(:func:`perform_remotely`, around the runner's own per-file work) and yields the
+outcomes in the order of the paths, so that findings, diffs and exit codes are
+those of a run in one process. The workers read each file or object themselves
+(by its URL, or a path on a file system they share); only the outcome travels
+back. A prefix is listed by a worker too (:func:`walk_remotely`), by the walk of
+a local run: the machine that starts the run needs neither the store's client
+library nor its credentials.
 
 A file or object larger than :data:`SPLIT_MIN_BYTES` (checked, not fixed) is cut
 at its session starts as ``-j N`` cuts one large file
@@ -37,7 +40,7 @@ from migrator.engine import files
 from migrator.engine.options import Mode, Options
 from migrator.engine.results import FileReport
 from migrator.errors import InputError, MigratorError, UsageError
-from migrator.readers.storage import is_url, object_size
+from migrator.readers.storage import StorageOptions, is_url, object_size, remember_size
 
 if TYPE_CHECKING:
     from migrator.engine.stretches import Stretch
@@ -53,7 +56,15 @@ class Task(Protocol):
 Perform = Callable[[Any, str], tuple[FileReport, Any]]
 """The runner's per-file work (:func:`migrator.engine.runner.perform`), handed in."""
 
-__all__ = ["DASK_EXTRA", "RETRIES", "SPLIT_MIN_BYTES", "connect", "outcomes", "perform_remotely"]
+__all__ = [
+    "DASK_EXTRA",
+    "RETRIES",
+    "SPLIT_MIN_BYTES",
+    "connect",
+    "outcomes",
+    "perform_remotely",
+    "walk_remotely",
+]
 
 DASK_EXTRA = "pip install 'mcp-transcripts[dask]'"
 """How to get ``distributed``, as error messages say it."""
@@ -87,6 +98,54 @@ def connect(address: str) -> Iterator[Any]:
         yield client
     finally:
         client.close()
+
+
+def walk_remotely(
+    client: Any,
+    url: str,
+    include: Callable[[Path | str], bool] | None,
+    exclude: Callable[[Path | str], bool] | None,
+    storage_options: StorageOptions,
+) -> list[str]:
+    """The objects under ``url`` (or the one it names), listed on a worker.
+
+    The workers read the store anyway; listing there too means the machine that
+    runs the command needs neither the store's client library nor its credentials,
+    and the tasks start without waiting for them to load here. The sizes the
+    listing gave come back with the names, to plan the work without a request.
+
+    Raises:
+        InputError: no such object or prefix, or the listing failed on every try.
+        UsageError: the workers lack the cloud extra.
+    """
+    future = client.submit(
+        _walk_on_worker, url, include, exclude, storage_options, pure=False, retries=RETRIES
+    )
+    try:
+        found: list[tuple[str, int | None]] = future.result()
+    except MigratorError:
+        raise
+    except Exception as exc:  # the worker died, or the store kept failing
+        raise InputError(_failure(exc, RETRIES), path=url) from None
+    for name, size in found:
+        if size is not None:
+            remember_size(name, size)
+    return [name for name, _ in found]
+
+
+def _walk_on_worker(
+    url: str,
+    include: Callable[[Path | str], bool] | None,
+    exclude: Callable[[Path | str], bool] | None,
+    storage_options: StorageOptions,
+) -> list[tuple[str, int | None]]:
+    names = [
+        str(name)
+        for name in files.iter_transcripts(
+            [url], include=include, exclude=exclude, storage_options=storage_options
+        )
+    ]
+    return [(name, object_size(name, storage_options)) for name in names]
 
 
 def workers_of(client: Any) -> int:

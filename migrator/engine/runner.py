@@ -17,7 +17,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -26,7 +26,7 @@ from migrator.engine import files
 from migrator.engine.options import Mode, Options
 from migrator.engine.results import FileReport, RunResult
 from migrator.errors import MigratorError, NotATranscriptError, UsageError
-from migrator.readers.storage import is_url
+from migrator.readers.storage import StorageOptions, is_url
 
 if TYPE_CHECKING:
     from migrator.engine.config import Config
@@ -244,23 +244,18 @@ def run(
         else:
             include, exclude = config.walk_filters() if config is not None else (None, None)
             exclude = _and_not_the_configuration(exclude, config)
-            found: list[Path | str] = []
-            tasks: list[FileTask] = []
-            for given in paths:
-                for path in files.iter_transcripts(
-                    [given],
-                    include=include,
-                    exclude=exclude,
-                    storage_options=options.storage_options,
-                ):
-                    copy = files.copy_target(path, given, output_dir) if output_dir else None
-                    found.append(path)
-                    tasks.append(FileTask(narrow(options, str(path)), backup, copy))
             named = {
                 p if is_url(p) else Path(p) for p in paths if is_url(p) or not Path(p).is_dir()
             }
             with contextlib.ExitStack() as connection:
                 client = _client(cluster, connection)
+                found: list[Path | str] = []
+                tasks: list[FileTask] = []
+                for given in paths:
+                    for path in _walk(given, include, exclude, options.storage_options, client):
+                        copy = files.copy_target(path, given, output_dir) if output_dir else None
+                        found.append(path)
+                        tasks.append(FileTask(narrow(options, str(path)), backup, copy))
                 result = _run_paths(
                     found,
                     named,
@@ -276,6 +271,23 @@ def run(
                 raise NotATranscriptError(_nothing_read(paths, len(found)))
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _walk(
+    given: str,
+    include: Callable[[Path | str], bool] | None,
+    exclude: Callable[[Path | str], bool] | None,
+    storage_options: StorageOptions,
+    client: Any,
+) -> Iterable[Path | str]:
+    """The files under one given path; a URL on a cluster is listed by a worker, where it is read."""
+    if client is not None and is_url(given):
+        from migrator.engine.cluster import walk_remotely
+
+        return walk_remotely(client, given, include, exclude, storage_options)
+    return files.iter_transcripts(
+        [given], include=include, exclude=exclude, storage_options=storage_options
+    )
 
 
 def _client(cluster: str | Any, stack: contextlib.ExitStack) -> Any:

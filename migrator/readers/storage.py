@@ -42,6 +42,7 @@ __all__ = [
     "object_size",
     "open_object",
     "parse_storage_option",
+    "remember_size",
     "walk_prefix",
 ]
 
@@ -209,6 +210,13 @@ class _StoreReader(io.RawIOBase):
             super().close()
 
 
+def remember_size(url: str, size: int) -> None:
+    """Keep an object's size as a listing gave it (here, or on a worker), so that no request asks it again."""
+    if len(_LISTED_SIZES) >= _MAX_LISTED:
+        _LISTED_SIZES.clear()
+    _LISTED_SIZES[url] = size
+
+
 def object_size(url: str, options: StorageOptions = ()) -> int | None:
     """The object's size in bytes, or ``None`` when the store does not say."""
     if url in _LISTED_SIZES:
@@ -284,9 +292,7 @@ def walk_prefix(
             candidate = base + "/".join(parts)
             if not skip and wanted(candidate):
                 if isinstance(size := entries[name].get("size"), int):
-                    if len(_LISTED_SIZES) >= _MAX_LISTED:
-                        _LISTED_SIZES.clear()
-                    _LISTED_SIZES[candidate] = size  # asked again to plan the work: no request
+                    remember_size(candidate, size)  # asked again to plan the work: no request
                 yield candidate
 
     return taken()
