@@ -501,18 +501,17 @@ def fix_pair(
     """
     opts = _fixing(options)
     target = str(s2c_path)
-    if is_url(target):  # an object is never rewritten in place: only its diff can be had
-        if opts.mode is not Mode.DIFF:
-            raise UsageError(IN_PLACE_OBJECT, path=target)
-        report, s2c, outputs = _run_pair(str(c2s_path), target, opts)
-        return FixOutcome(report, unified_diff(s2c.text, "".join(s2c.rewritten(outputs)), target))
-    real, snapshot = resolve_target(target)
+    if is_url(target) and opts.mode is not Mode.DIFF:  # an object is never rewritten in place
+        raise UsageError(IN_PLACE_OBJECT, path=target)
+    replaced = None if is_url(target) else resolve_target(target)
     report, s2c, outputs = _run_pair(str(c2s_path), target, opts)
     after = "".join(s2c.rewritten(outputs))
     if opts.mode is Mode.DIFF:
         return FixOutcome(report, unified_diff(s2c.text, after, target))
     if not report.fixes or after == s2c.text:
         return FixOutcome(report)
+    assert replaced is not None  # a URL was refused above
+    real, snapshot = replaced
     replace_file(real, snapshot, [encode(after)], backup)
     return FixOutcome(report, written=True)
 
