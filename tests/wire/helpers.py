@@ -29,6 +29,20 @@ def tiny_server(*args: str) -> list[str]:
     return [sys.executable, str(STDIO_SERVER), *args]
 
 
+# A shell that starts a job in the background (nohup, `&` without job control) leaves SIGINT
+# ignored for everything the job starts, and a Python started so never raises
+# KeyboardInterrupt. A test that sends SIGINT starts its command through this.
+_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
+def with_default_sigint(command: Sequence[str]) -> list[str]:
+    """``command``, started with SIGINT at its default whatever this process inherited."""
+    return [sys.executable, "-c", _DEFAULT_SIGINT, *command]
+
+
 def compact(message: dict[str, Any]) -> bytes:
     """One wire line for a message."""
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"

@@ -27,6 +27,7 @@ from tests.wire.helpers import (
     handshake,
     migrate,
     tiny_server,
+    with_default_sigint,
 )
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals")
@@ -184,7 +185,7 @@ def test_signals_are_forwarded_and_the_exit_code_follows(
 ) -> None:
     marker = tmp_path / "marker"
     marker.write_text("")
-    peer = spawn(migrate("proxy", "--", *tiny_server("--marker", str(marker))))
+    peer = spawn(with_default_sigint(migrate("proxy", "--", *tiny_server("--marker", str(marker)))))
     handshake(peer)  # both processes are up and serving
     peer.proc.send_signal(signum)
     # The server handles SIGTERM (exit 0); Python servers die of SIGINT (130).
