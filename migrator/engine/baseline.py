@@ -109,27 +109,52 @@ def fingerprint(key: Key, occurrence: int = 0) -> str:
 
 @dataclass
 class LineSource:
-    """The bytes of a file's lines, read on demand (stdin's text is passed in)."""
+    """The bytes of a file's lines, read on demand (stdin's text is passed in).
+
+    A file on disk is read forward from where the last line asked for ended, one
+    line at a time: findings are asked for in order of path and line, and a
+    transcript can be larger than memory should hold, so the file is never
+    loaded whole. Asking for an earlier line reads that file again from the start.
+    """
 
     texts: Mapping[str, str] = field(default_factory=dict)
     _cache: dict[str, list[bytes]] = field(default_factory=dict, repr=False)
+    _at: tuple[str, int, int, bytes] = field(default=("", 0, 0, b""), repr=False)
+    # (path, number of the last line read, offset after it, its bytes) of the file on disk
 
     def line(self, path: str, number: int) -> bytes:
         """Line ``number`` (1-based) of ``path``; empty when the file or line is gone."""
-        lines = self._cache.get(path)
-        if lines is None:
-            lines = self._cache[path] = self._read(path)
-        return lines[number - 1] if 0 < number <= len(lines) else b""
-
-    def _read(self, path: str) -> list[bytes]:
         if path in self.texts:
-            data = self.texts[path].encode("utf-8", "surrogateescape")
-        else:
-            try:
-                data = Path(path).read_bytes()
-            except OSError:
-                return []
-        return [line.rstrip(b"\r") for line in data.split(b"\n")]
+            lines = self._cache.get(path)
+            if lines is None:
+                data = self.texts[path].encode("utf-8", "surrogateescape")
+                lines = self._cache[path] = _split_lines(data)
+            return lines[number - 1] if 0 < number <= len(lines) else b""
+        if number < 1:
+            return b""
+        at_path, at_number, offset, text = self._at
+        if at_path == path and at_number == number:
+            return text
+        if at_path != path or number < at_number:
+            at_number, offset = 0, 0
+        try:
+            with Path(path).open("rb") as file:
+                file.seek(offset)
+                while at_number < number:
+                    raw = file.readline()
+                    if not raw:  # past the last line
+                        return b""
+                    at_number += 1
+                    offset += len(raw)
+                    text = raw.removesuffix(b"\n").rstrip(b"\r")
+        except OSError:
+            return b""
+        self._at = (path, at_number, offset, text)
+        return text
+
+
+def _split_lines(data: bytes) -> list[bytes]:
+    return [line.rstrip(b"\r") for line in data.split(b"\n")]
 
 
 def relative_to(path: str, base: Path) -> str:

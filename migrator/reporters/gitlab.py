@@ -13,30 +13,36 @@ import json
 from typing import Any, TextIO
 
 from migrator.engine.results import RunResult
-from migrator.model.findings import Severity
+from migrator.model.findings import Finding, Severity
 from migrator.reporters import ReportOptions
 from migrator.reporters.support import display_path, fingerprinted
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
 
+def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
+    """One finding as a Code Quality issue."""
+    return {
+        "type": "issue",
+        "check_name": finding.code,
+        "description": f"{finding.code} {finding.slug}: {finding.message}",
+        "categories": ["Compatibility"],
+        "fingerprint": fingerprint,
+        "severity": SEVERITY[finding.severity],
+        "location": {"path": display_path(finding.path), "lines": {"begin": finding.line}},
+    }
+
+
 def issues(result: RunResult) -> list[dict[str, Any]]:
-    """The Code Quality issues, one per finding, sorted."""
-    return [
-        {
-            "type": "issue",
-            "check_name": finding.code,
-            "description": f"{finding.code} {finding.slug}: {finding.message}",
-            "categories": ["Compatibility"],
-            "fingerprint": fingerprint,
-            "severity": SEVERITY[finding.severity],
-            "location": {"path": display_path(finding.path), "lines": {"begin": finding.line}},
-        }
-        for finding, fingerprint in fingerprinted(result)
-    ]
+    """The Code Quality issues, one per finding, sorted (for the Python API; the reporter streams them)."""
+    return [issue(finding, fingerprint) for finding, fingerprint in fingerprinted(result)]
 
 
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """Write the issues as an indented JSON array."""
-    json.dump(issues(result), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    """Write the issues as an indented JSON array, as ``json.dump(indent=2)`` would, issue by issue."""
+    separator = "[\n  "
+    for finding, fingerprint in fingerprinted(result):
+        text = json.dumps(issue(finding, fingerprint), indent=2, ensure_ascii=False)
+        out.write(separator + text.replace("\n", "\n  "))
+        separator = ",\n  "
+    out.write("[]\n" if separator.startswith("[") else "\n]\n")

@@ -9,12 +9,17 @@ can have several); findings below it are listed in the case's
 
 from __future__ import annotations
 
+import itertools
 import re
+import shutil
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
 from migrator.engine.results import RunResult
-from migrator.model.findings import Finding, Severity
+from migrator.fix.writer import spool_file
+from migrator.model.findings import Finding, FindingList, Severity
 from migrator.reporters import ReportOptions
 
 SUITE_NAME = "mcp-transcripts check"
@@ -85,9 +90,98 @@ def tree(result: RunResult, fail_on: str = "warning") -> ET.Element:
 
 
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """Write the XML document, indented, with a declaration."""
-    root = tree(result, options.fail_on)
-    ET.indent(root)
+    """Write the XML document as :func:`tree` indented would be, with a declaration.
+
+    Written case by case and failure by failure rather than built first: a
+    large transcript can have a hundred thousand findings. The findings below
+    ``--fail-on`` come after a case's failures (in its ``<system-out>``), so they
+    wait in a scratch file meanwhile, not in memory; the counts the opening tags
+    carry come from the run's tally.
+    """
+    if not result.files and not result.errors:  # an empty suite: nothing to stream
+        root = tree(result, options.fail_on)
+        ET.indent(root)
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        out.write(ET.tostring(root, encoding="unicode") + "\n")
+        return
+    counts = {
+        "tests": str(len(result.files) + len(result.errors)),
+        "failures": str(_failures(result, options.fail_on)),
+        "errors": str(len(result.errors)),
+        "skipped": "0",
+    }
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    out.write(ET.tostring(root, encoding="unicode"))
-    out.write("\n")
+    out.write(_opening("testsuites", {"name": "mcp-transcripts", **counts}) + "\n  ")
+    out.write(_opening("testsuite", {"name": SUITE_NAME, **counts}))
+    for file in result.files:
+        out.write("\n    ")
+        _write_case(file.path, file.findings, options.fail_on, out)
+    for error in result.errors:
+        name = error.path or "(input)"
+        case = _case(name)
+        element = ET.SubElement(
+            case, "error", message=_clean(error.message), type=type(error).__name__
+        )
+        element.text = _clean(str(error))
+        ET.indent(case, level=2)
+        out.write("\n    " + ET.tostring(case, encoding="unicode"))
+    out.write("\n  </testsuite>\n</testsuites>\n")
+
+
+def _case(name: str) -> ET.Element:
+    return ET.Element("testcase", classname=CLASS_NAME, name=_clean(name), file=_clean(name))
+
+
+def _failures(result: RunResult, fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    threshold = Severity(fail_on).rank
+    counts = result.tally().by_severity
+    return sum(counts[s.value] for s in Severity if s.rank >= threshold)
+
+
+def _opening(tag: str, attributes: dict[str, str]) -> str:
+    """``<tag a="..." ...>``, its attributes escaped as ElementTree escapes them."""
+    empty = ET.tostring(ET.Element(tag, attributes), encoding="unicode")
+    return empty.removesuffix(" />") + ">"
+
+
+def _text(text: str) -> str:
+    """``text`` escaped as ElementTree escapes an element's text."""
+    element = ET.Element("t")
+    element.text = text
+    return ET.tostring(element, encoding="unicode").removeprefix("<t>").removesuffix("</t>")
+
+
+def _write_case(path: str, findings: Iterable[Finding], fail_on: str, out: TextIO) -> None:
+    """One file's test case: its failures as they come, then the rest (from a scratch file)."""
+    ordered = findings.in_order() if isinstance(findings, FindingList) else iter(sorted(findings))
+    first = next(ordered, None)
+    if first is None:
+        out.write(ET.tostring(_case(path), encoding="unicode"))
+        return
+    out.write(_opening("testcase", _case(path).attrib))
+    scratch = spool_file("junit")
+    try:
+        passed = 0
+        with Path(scratch.path).open("w+", encoding="utf-8") as below:
+            for finding in itertools.chain([first], ordered):
+                if not _is_failure(finding, fail_on):
+                    below.write(("\n\n" if passed else "") + _text(_clean(_describe(finding))))
+                    passed += 1
+                    continue
+                failure = ET.Element(
+                    "failure",
+                    message=_clean(f"{finding.code} {finding.message}"),
+                    type=finding.code,
+                )
+                failure.text = _clean(_describe(finding))
+                out.write("\n      " + ET.tostring(failure, encoding="unicode"))
+            if passed:
+                out.write("\n      <system-out>")
+                below.seek(0)
+                shutil.copyfileobj(below, out, 1 << 16)
+                out.write("</system-out>")
+    finally:
+        scratch.close()
+    out.write("\n    </testcase>")

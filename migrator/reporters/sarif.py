@@ -24,7 +24,7 @@ from urllib.parse import quote
 from migrator import __version__
 from migrator.engine.results import RunResult
 from migrator.errors import MigratorError
-from migrator.model.findings import Severity
+from migrator.model.findings import Finding, Severity
 from migrator.reporters import ReportOptions
 from migrator.reporters.support import (
     PROJECT_URL,
@@ -91,39 +91,38 @@ def _notification(error: MigratorError) -> dict[str, Any]:
     return notification
 
 
-def document(result: RunResult) -> dict[str, Any]:
-    """The SARIF log."""
-    descriptors = rules()
-    index = {rule["id"]: i for i, rule in enumerate(descriptors)}
-    results = []
-    for finding, fingerprint in fingerprinted(result):
-        properties: dict[str, Any] = {"fixable": finding.fixable.value if finding.fixable else None}
-        if finding.request_id is not None:
-            properties["requestId"] = finding.request_id
-        if finding.tool is not None:
-            properties["tool"] = finding.tool
-        if finding.evidence:
-            properties["evidence"] = list(finding.evidence)
-        location: dict[str, Any] = {
-            "physicalLocation": {
-                "artifactLocation": artifact_location(finding.path),
-                "region": {"startLine": finding.line, "startColumn": finding.column},
-            }
+def sarif_result(finding: Finding, fingerprint: str, rule_index: int) -> dict[str, Any]:
+    """One finding as a SARIF result."""
+    properties: dict[str, Any] = {"fixable": finding.fixable.value if finding.fixable else None}
+    if finding.request_id is not None:
+        properties["requestId"] = finding.request_id
+    if finding.tool is not None:
+        properties["tool"] = finding.tool
+    if finding.evidence:
+        properties["evidence"] = list(finding.evidence)
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": artifact_location(finding.path),
+            "region": {"startLine": finding.line, "startColumn": finding.column},
         }
-        if finding.span_id is not None:
-            location["logicalLocations"] = [span_location(finding.trace_id, finding.span_id)]
-            properties["traceId"], properties["spanId"] = finding.trace_id, finding.span_id
-        results.append(
-            {
-                "ruleId": finding.code,
-                "ruleIndex": index[finding.code],
-                "level": LEVEL[finding.severity],
-                "message": {"text": finding.message},
-                "locations": [location],
-                "partialFingerprints": {FINGERPRINT: fingerprint},
-                "properties": properties,
-            }
-        )
+    }
+    if finding.span_id is not None:
+        location["logicalLocations"] = [span_location(finding.trace_id, finding.span_id)]
+        properties["traceId"], properties["spanId"] = finding.trace_id, finding.span_id
+    return {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": LEVEL[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [location],
+        "partialFingerprints": {FINGERPRINT: fingerprint},
+        "properties": properties,
+    }
+
+
+def _log(
+    result: RunResult, descriptors: list[dict[str, Any]], results: list[Any]
+) -> dict[str, Any]:
     return {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
@@ -150,7 +149,50 @@ def document(result: RunResult) -> dict[str, Any]:
     }
 
 
+def document(result: RunResult) -> dict[str, Any]:
+    """The SARIF log as one object (for the Python API; the reporter streams it)."""
+    descriptors = rules()
+    index = {rule["id"]: i for i, rule in enumerate(descriptors)}
+    results = [
+        sarif_result(finding, fingerprint, index[finding.code])
+        for finding, fingerprint in fingerprinted(result)
+    ]
+    return _log(result, descriptors, results)
+
+
+# Where the results go in the indented log: everything else in it is small and known
+# before the first finding, so the log is written around this placeholder's place.
+_PLACEHOLDER = "mcp-transcripts: the results go here"
+_RESULT_DEPTH = 4  # log > runs > run > results > result
+
+
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """Write the SARIF log, indented, with a final newline."""
-    json.dump(document(result), out, indent=2, ensure_ascii=False)
+    """Write the SARIF log as ``json.dump(indent=2)`` would, result by result, with a final newline.
+
+    A large transcript can have a hundred thousand findings: they are written
+    as they come instead of being built into one document first.
+    """
+    descriptors = rules()
+    index = {rule["id"]: i for i, rule in enumerate(descriptors)}
+    results = fingerprinted(result)
+    first = next(results, None)
+    if first is None:
+        json.dump(_log(result, descriptors, []), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return
+    text = json.dumps(_log(result, descriptors, [_PLACEHOLDER]), indent=2, ensure_ascii=False)
+    before, after = text.split(json.dumps(_PLACEHOLDER), 1)
+    between = ",\n" + "  " * _RESULT_DEPTH
+    out.write(before)
+    out.write(_nested(sarif_result(first[0], first[1], index[first[0].code])))
+    for finding, fingerprint in results:
+        out.write(between)
+        out.write(_nested(sarif_result(finding, fingerprint, index[finding.code])))
+    out.write(after)
     out.write("\n")
+
+
+def _nested(value: dict[str, Any]) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False).replace(
+        "\n", "\n" + "  " * _RESULT_DEPTH
+    )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
-from migrator.engine.baseline import LineSource, finding_keys, fingerprint
+from migrator.engine.baseline import Key, LineSource, finding_keys, fingerprint, relative_to
 from migrator.engine.results import RunResult
 from migrator.model.findings import Finding
 
@@ -27,21 +28,32 @@ def display_path(path: str) -> str:
         return candidate.as_posix()
 
 
-def fingerprinted(result: RunResult) -> list[tuple[Finding, str]]:
-    """Every finding (sorted) with a fingerprint that survives lines moving.
+def fingerprinted(result: RunResult) -> Iterator[tuple[Finding, str]]:
+    """Every finding (sorted) with a fingerprint that survives lines moving, as they stream.
 
     The fingerprint hashes the finding's baseline key (file, code, request id or
     the line's text, see :mod:`migrator.engine.baseline`) and which occurrence of that
     key it is, so it is unique within a run and stable across runs.
+
+    Findings come sorted by path, so the occurrences of one file's keys are
+    forgotten once its last finding is out: what is held is one file's keys,
+    not the run's. A file given twice under two spellings of one path (the same
+    relative path) keeps its counts, so the numbering is the same either way.
     """
-    findings = result.findings
-    keys = finding_keys(findings, Path.cwd(), LineSource(result.texts))
-    seen: Counter[object] = Counter()
-    out = []
-    for finding, key in zip(findings, keys, strict=True):
-        out.append((finding, fingerprint(key, seen[key])))
-        seen[key] += 1
-    return out
+    cwd = Path.cwd()
+    lines = LineSource(result.texts)
+    spellings = Counter(relative_to(report.path, cwd) for report in result.files)
+    seen: dict[str, Counter[Key]] = {}
+    current: str | None = None
+    for finding in result.iter_findings():
+        (key,) = finding_keys([finding], cwd, lines)
+        if key.path != current:
+            if current is not None and spellings[current] == 1:
+                del seen[current]  # sorted by path: that file has no finding left to come
+            current = key.path
+        counts = seen.setdefault(key.path, Counter())
+        yield finding, fingerprint(key, counts[key])
+        counts[key] += 1
 
 
 def rule_url(code: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from migrator.engine.baseline import Baseline, Key, line_hash, load_baseline
+from migrator.engine.baseline import Baseline, Key, LineSource, line_hash, load_baseline
 from tests.ci.conftest import REPO
 from tests.ci.transcripts import SELECT, session, write
 from tests.conftest import CliResult, run_cli
@@ -228,3 +228,18 @@ def test_compare_counts_known_new_and_stale() -> None:
     comparison = baseline.compare([], [], checked=["a.jsonl"], enabled=None)
     assert comparison.new == [] and comparison.known == 0
     assert comparison.stale == [(key, 1), (gone, 2)]
+
+
+def test_line_source_reads_forward_and_answers_as_the_whole_file_split(tmp_path: Path) -> None:
+    """Lines are read one at a time, never the file whole; any order of asking gives the
+    bytes the file split at LF (CR stripped at the end) gives, and b"" past its end."""
+    data = b'{"a":1}\r\n{oops\r\r\n\n\xff\xfe not utf-8\nlast, no newline'
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(data)
+    split = [line.rstrip(b"\r") for line in data.split(b"\n")]
+    expected = {n: split[n - 1] if 0 < n <= len(split) else b"" for n in range(0, 9)}
+    source = LineSource()
+    for number in [1, 2, 2, 4, 5, 7, 3, 1, 5, 0, 6, 8]:
+        assert source.line(str(path), number) == expected[number], number
+    assert source.line(str(tmp_path / "gone.jsonl"), 1) == b""
+    assert LineSource({"-": "x\r\ny"}).line("-", 2) == b"y"
