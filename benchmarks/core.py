@@ -7,8 +7,12 @@ the jq one-liner, and the one pass against the full way (the reference core,
 ``MCP_TRANSCRIPTS_REFERENCE_CORE=1``). CPU time is printed beside wall time because
 a shared machine's load moves wall time more than the work does.
 
+``--per-kind`` prints instead what one line of each kind costs the one pass (CPU
+microseconds, best of ``--repeat`` in this process, the file already in memory), to
+show where a run's time goes.
+
 Usage:
-    python benchmarks/core.py [--messages 200000] [--repeat 3]
+    python benchmarks/core.py [--messages 200000] [--repeat 3] [--per-kind]
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,12 +71,80 @@ def measure(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, f
     return statistics.median(walls), statistics.median(cpus), max(peaks)
 
 
+INVALID_ARGUMENTS = {"a": "two", "b": 3}  # what the generator's invalid calls send
+
+
+def line_kind(message: dict[str, object]) -> str:
+    """What a line of the generated transcript is, as the per-kind table names it."""
+    method = message.get("method")
+    if isinstance(method, str):
+        if "id" not in message:
+            return f"notification {method}"
+        params = message.get("params")
+        if method == "tools/call" and isinstance(params, dict):
+            if params.get("name") == "no_such_tool":
+                return "tools/call of an unknown tool"
+            if params.get("arguments") == INVALID_ARGUMENTS:
+                return "tools/call, invalid arguments"
+            return "tools/call, valid"
+        return f"request {method}"
+    error = message.get("error")
+    if isinstance(error, dict):
+        text = str(error.get("message"))
+        return "error: unknown tool" if "not found" in text else "error: -32602 invalid arguments"
+    return "result"
+
+
+def per_kind(path: Path, repeat: int) -> None:
+    """The one pass's CPU time per line, by kind of line, best of ``repeat`` passes."""
+    import orjson
+
+    from migrator.engine.options import Options
+    from migrator.engine.pipeline import Pipeline
+    from migrator.engine.results import FileReport
+    from migrator.judge.classify import ArgumentChecker
+
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    kinds = [line_kind(orjson.loads(line)) for line in lines]
+    best: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    clock = time.thread_time_ns
+    for _ in range(repeat):
+        ArgumentChecker()  # nothing carried over between passes but the compiled schemas
+        feed = Pipeline(str(path), Options(), FileReport(str(path))).one_pass.feed
+        spent: dict[str, int] = dict.fromkeys(set(kinds), 0)
+        started = clock()
+        for number, (line, kind) in enumerate(zip(lines, kinds, strict=True), start=1):
+            before = clock()
+            feed(line, number)
+            spent[kind] += clock() - before
+        total = clock() - started
+        spent["all lines"] = total
+        for kind, nanoseconds in spent.items():
+            best[kind] = min(best.get(kind, nanoseconds), nanoseconds)
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    counts["all lines"] = len(lines)
+    print(f"{path.name}: {len(lines)} lines, CPU time per line of the one pass, best of {repeat}")
+    print(f"{'kind of line':36s} {'lines':>8s} {'us/line':>8s} {'us/line of the file':>20s}")
+    for kind in sorted(best, key=lambda k: -best[k]):
+        print(
+            f"{kind:36s} {counts[kind]:8d} {best[kind] / counts[kind] / 1e3:8.2f} "
+            f"{best[kind] / len(lines) / 1e3:20.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--per-kind", action="store_true", help="CPU time per line, by kind")
     args = parser.parse_args()
     path = transcript(args.messages)
+    if args.per_kind:
+        sys.path.insert(0, str(ROOT))
+        per_kind(path, args.repeat)
+        return
     env = {k: v for k, v in os.environ.items() if k != "MCP_TRANSCRIPTS_REFERENCE_CORE"}
     reference = {**env, "MCP_TRANSCRIPTS_REFERENCE_CORE": "1"}
     cli = [sys.executable, "-m", "migrator"]

@@ -274,13 +274,40 @@ def test_valid_traffic_calls_no_rule_code(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_a_line_with_something_to_report_goes_the_full_way() -> None:
     text = _valid_corpus()
-    text += '{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}\n'
+    call = '{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}\n'
+    text += call + call
     report = FileReport("t.jsonl")
     pipeline = Pipeline("t.jsonl", Options(), report)
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
         pipeline.one_pass.feed(line, number)
-    assert pipeline.one_pass.lines_full_way == 1
-    assert [finding.code for finding in report.findings] == ["MCP203"]
+    assert pipeline.one_pass.lines_full_way == 1  # the reused id: MCP304's to word
+    assert [finding.code for finding in report.findings] == ["MCP304"]
+
+
+def test_an_invalid_call_calls_only_the_hooks_that_read_arguments(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Valid arguments are the one fact an invalid call lacks: only MCP203 is called on it."""
+    calls = _counting(monkeypatch)
+    try:
+        text = _valid_corpus()
+        text += '{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}\n'
+        report = FileReport("t.jsonl")
+        pipeline = Pipeline("t.jsonl", Options(), report)
+        for number, line in enumerate(text.splitlines(keepends=True), start=1):
+            pipeline.one_pass.feed(line, number)
+        assert pipeline.one_pass.lines_full_way == 0
+        assert calls == ["MCP203.check_message"]
+        assert [finding.code for finding in report.findings] == ["MCP203"]
+        # Its answer still goes the full way: the classifier reads the arguments again.
+        answer = '{"jsonrpc":"2.0","id":99,"error":{"code":-32602,"message":"Invalid arguments"}}\n'
+        pipeline.one_pass.feed(answer, text.count("\n") + 1)
+        assert pipeline.one_pass.lines_full_way == 1
+        assert [finding.code for finding in report.findings] == ["MCP203", "MCP101"]
+        with onepass.reference_core():
+            assert list(check_text(text + answer, "t.jsonl").findings) == list(report.findings)
+    finally:
+        rule_set.cache_clear()
 
 
 def test_an_invalid_call_is_worded_once_for_every_reader(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,11 @@ from hypothesis import strategies as st
 
 from migrator.judge import schemas
 from migrator.model.jsonrpc import envelope_message
-from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_tool_result
+from migrator.model.tool_results import (
+    SCHEMA_VALID_VERSIONS,
+    plain_call_response,
+    plain_tool_result,
+)
 from migrator.model.units import Kind
 from tests.conftest import ROOT
 
@@ -154,3 +158,31 @@ def test_bench_corpus_agrees_with_the_oracle() -> None:
         result = json.loads(line)["result"]
         typed += assert_agrees_with_the_oracle(result, json.dumps(result))
     assert typed > 500  # most tools/call results of the bench take the typed way
+
+
+@settings(max_examples=300, deadline=None)
+@given(results())
+def test_a_whole_line_read_typed_is_the_result_read_envelope_first(result: Any) -> None:
+    """The one-pass core reads a response line in one decode; it must read what the two steps read."""
+    text = json.dumps(result)
+    line = '{"jsonrpc":"2.0","id":7,"result":' + text + "}"
+    whole, stepwise = plain_call_response(line), plain_tool_result(response(text))
+    assert (whole is None) == (stepwise is None)
+    if whole is not None and stepwise is not None:
+        assert (whole.jsonrpc, whole.id) == ("2.0", 7)
+        assert whole.result == stepwise
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"jsonrpc":"2.0","id":7,"result":{"content":[]},"error":{"code":1,"message":"x"}}',
+        '{"jsonrpc":"2.0","id":7,"method":"x","result":{"content":[]}}',
+        '{"jsonrpc":"2.0","id":7,"result":{"content":[]},"extra":1}',
+        '{"jsonrpc":"2.0","result":{"content":[]}}',  # no id: not a response
+        '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":1}]}}',
+        '{"jsonrpc":"2.0","id":7,"result":{"content":[]}} x',
+    ],
+)
+def test_a_line_with_anything_more_is_read_envelope_first(line: str) -> None:
+    assert plain_call_response(line) is None

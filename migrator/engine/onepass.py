@@ -38,18 +38,25 @@ from migrator.model.session import (
     SERVER_REQUESTS,
     PendingCall,
     PendingRequest,
+    ReadRequest,
     SessionTracker,
     answered_of_two,
     request_meta_version,
 )
 from migrator.model.source import invalid_utf8_column
 from migrator.model.tool_calls import PLAIN_CALL_VALID_VERSIONS, plain_call
-from migrator.model.tool_results import SCHEMA_VALID_VERSIONS, plain_result
+from migrator.model.tool_results import (
+    SCHEMA_VALID_VERSIONS,
+    PlainToolResult,
+    plain_call_response,
+    plain_result,
+)
 from migrator.model.units import Direction, Kind, SourceMessage
 from migrator.rules.base import Fact
 
 if TYPE_CHECKING:
     from migrator.engine.results import FileReport
+    from migrator.rules.base import RuleContext
     from migrator.rules.registry import RuleSet
 
 __all__ = ["REFERENCE_ENVIRONMENT", "OnePass", "in_use", "reference_core"]
@@ -57,6 +64,9 @@ __all__ = ["REFERENCE_ENVIRONMENT", "OnePass", "in_use", "reference_core"]
 C2S, S2C = Direction.CLIENT_TO_SERVER, Direction.SERVER_TO_CLIENT
 _LINE_END = " \t\r\n"
 _SESSION_METHODS = frozenset({"initialize", "tools/list"})  # their answers change the session
+# A response names its result within its first bytes (after jsonrpc and the id); a line
+# that does there is first read whole as a plain tools/call response.
+_RESULT_WITHIN = 96
 _MAX_ROUTES = 1024  # methods remembered per run; a file of made-up method names stays bounded
 
 # What each route can establish. A hook that needs a fact not listed for its
@@ -73,6 +83,12 @@ _LISTING_RESULT_FACTS = _RESULT_FACTS | {Fact.TOOLS_SHAPE_VALID, Fact.TOOL_SCHEM
 
 Route = frozenset[Fact] | None
 """The facts a route's hooks need established, or ``None``: the route goes the full way."""
+
+
+def _quiet_given(hook: Callable[..., Any]) -> frozenset[Fact]:
+    """The facts a message hook declares keep it quiet (none declared: none)."""
+    given = getattr(getattr(hook, "__self__", None), "message_quiet_given", None)
+    return given or frozenset()
 
 
 def _needed(hooks: tuple[Callable[..., Any], ...], declared: str, facts: frozenset[Fact]) -> Route:
@@ -126,6 +142,7 @@ class OnePass:
         report: FileReport,
         tool_schemas: ToolSchemas,
         full_way: FullWay,
+        context: RuleContext,
         *,
         enabled: bool = True,
     ) -> None:
@@ -136,12 +153,16 @@ class OnePass:
         self._tracker = tracker
         self._report = report
         self._tool_schemas = tool_schemas
+        self._context = context
         # The classifier runs on every tools/call answer when a tools/call rule is
         # selected; on a plain success its only effect is the tool's record.
         self._records_calls = bool(rule_set.tool_call)
         # A tools/call rule that judges ordinary results would have to be called.
         self._results_judged = bool(rule_set.by_outcome[Outcome.TOOL_RESULT])
         self._requests: dict[str, Route] = {}
+        # Per request method, the hooks that valid arguments keep quiet (MCP203): on a
+        # call whose arguments fail, they are the only ones called; the other facts hold.
+        self._argument_hooks: dict[str, tuple[Callable[..., Any], ...]] = {}
         self._notifications: dict[str, Route] = {}
         self._results: dict[str, Route] = {}
         self._result_hooks = rule_set.message_hooks(Kind.RESULT, None)
@@ -163,6 +184,9 @@ class OnePass:
             route = _needed(hooks, "message_quiet_given", facts)
             if len(self._requests) < _MAX_ROUTES:
                 self._requests[method] = route
+                self._argument_hooks[method] = tuple(
+                    hook for hook in hooks if Fact.ARGUMENTS_VALID in _quiet_given(hook)
+                )
         return route  # type: ignore[no-any-return]
 
     def _notification_route(self, method: str) -> Route:
@@ -221,6 +245,12 @@ class OnePass:
             or (not text.isascii() and invalid_utf8_column(text) is not None)
         ):
             return self._full(text, line_no, direction)
+        if text.find('"result"', 0, _RESULT_WITHIN) > 0:  # likely a response: try it typed whole
+            response = plain_call_response(text)
+            if response is not None:
+                if response.jsonrpc != "2.0":
+                    return self._full(text, line_no, direction)
+                return self._result(text, None, response.id, response.result, line_no, direction)
         try:
             envelope = decode_envelope(text)
         except (msgspec.MsgspecError, ValueError, RecursionError):
@@ -235,7 +265,7 @@ class OnePass:
                 return self._notification(text, method, line_no, direction)
             return self._request(text, envelope, method, line_no, direction)
         if envelope.result and not envelope.error and object_starts(envelope.result):
-            return self._result(text, envelope, line_no, direction)
+            return self._result(text, envelope, envelope.id, None, line_no, direction)
         return self._full(text, line_no, direction)  # an error response, or not a message
 
     def _full(self, text: str, line_no: int, direction: Direction | None) -> str:
@@ -275,6 +305,7 @@ class OnePass:
         direction: Direction | None,
     ) -> str:
         request_id = envelope.id
+        given = direction  # the hooks see a message as the reader made it
         id_type = type(request_id)
         if (id_type is not int or not fits_json_int(request_id)) and id_type is not str:
             return self._full(text, line_no, direction)  # a float or odd id: the full way words it
@@ -314,10 +345,9 @@ class OnePass:
                     if checker is not None and not _valid(
                         checker, {} if arguments is None else arguments
                     ):
-                        return self._full(text, line_no, direction)
-            message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
+                        return self._invalid_arguments(text, envelope, line_no, given, slot)
             entry: PendingRequest = PendingCall(
-                message, direction, method, session, name, arguments
+                text, line_no, envelope, direction, session, name, arguments
             )
         elif method in _SESSION_METHODS:
             message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
@@ -329,18 +359,58 @@ class OnePass:
             tracker.observe(message)  # a new session, or a listing begins: the tracker's own code
             return text
         else:
-            message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
-            entry = PendingRequest(message, direction, method, session)
+            entry = ReadRequest(text, line_no, envelope, direction, method, session)
         pending[slot] = entry
         if len(pending) > MAX_PENDING:
             pending.popitem(last=False)
         self._count()
         return text
 
-    def _result(
-        self, text: str, envelope: Envelope, line_no: int, direction: Direction | None
+    def _invalid_arguments(
+        self,
+        text: str,
+        envelope: Envelope,
+        line_no: int,
+        given: Direction | None,
+        slot: tuple[Direction, tuple[str, Any]],
     ) -> str:
-        request_id = envelope.id
+        """A plain call whose arguments fail its tool's inputSchema: only the hooks that read
+        arguments are called; every other fact of the route holds, so the rest stay quiet.
+
+        The request is then in flight as the full way leaves it, so its answer goes the
+        full way (the classifier and MCP501/502 read the arguments again).
+        """
+        hooks = self._argument_hooks.get("tools/call")
+        if hooks is None:  # the route was not remembered (too many methods)
+            return self._full(text, line_no, given)
+        message = self._message(text, line_no, given, Kind.REQUEST, envelope)
+        tracker = self._tracker
+        session = tracker.session
+        context = self._context
+        context.unit_text = text
+        findings = self._report.findings
+        for check_message in hooks:
+            if found := check_message(message, session, context):
+                findings += found
+        direction = slot[0]
+        message.direction = direction  # as the tracker sets it on a request without one
+        pending = tracker.pending
+        pending[slot] = PendingRequest(message, direction, "tools/call", session)
+        if len(pending) > MAX_PENDING:
+            pending.popitem(last=False)
+        self._count()
+        return text
+
+    def _result(
+        self,
+        text: str,
+        envelope: Envelope | None,
+        request_id: Any,
+        plain: PlainToolResult | None,
+        line_no: int,
+        direction: Direction | None,
+    ) -> str:
+        """A result line, read envelope first (``envelope``) or whole (``plain``, its result)."""
         id_type = type(request_id)
         if id_type is not int and id_type is not str:
             return self._full(text, line_no, direction)
@@ -355,12 +425,14 @@ class OnePass:
             if to_server is None and to_client is None:  # MCP303's to word
                 return self._full(text, line_no, direction)
             if to_server is not None and to_client is not None:  # in flight both ways
+                envelope = envelope or decode_envelope(text)
                 payload = self._message(text, line_no, None, Kind.RESULT, envelope).payload
                 request = answered_of_two(to_server, to_client, payload)
             else:
                 request = to_server or to_client
             assert request is not None
-        if request.message.notes:  # evidence a finding would carry: not plain traffic
+        if type(request) is PendingRequest and request.message.notes:  # evidence a finding
+            # would carry: not plain traffic (a request the pass read itself has none)
             return self._full(text, line_no, direction)
         method = request.method
         route = self._result_route(method)
@@ -368,10 +440,14 @@ class OnePass:
             return self._full(text, line_no, direction)
         if method == "tools/call":
             if type(request) is not PendingCall or not self._call_result(
-                request, envelope, route, line_no
+                request,
+                plain or plain_result((envelope or decode_envelope(text)).result),
+                route,
+                line_no,
             ):
                 return self._full(text, line_no, direction)
         elif method in _SESSION_METHODS:
+            envelope = envelope or decode_envelope(text)
             message = self._message(text, line_no, direction, Kind.RESULT, envelope)
             if method == "tools/list" and not self._listing_result_valid(request, message, route):
                 return self._full(text, line_no, direction)
@@ -383,13 +459,16 @@ class OnePass:
         return text
 
     def _call_result(
-        self, request: PendingCall, envelope: Envelope, route: frozenset[Fact], line_no: int
+        self,
+        request: PendingCall,
+        plain: PlainToolResult | None,
+        route: frozenset[Fact],
+        line_no: int,
     ) -> bool:
         """Whether a tools/call result is decided here: a plain success its rules keep quiet on.
 
         Records the success in the session, as the classifier does.
         """
-        plain = plain_result(envelope.result)
         if plain is None or plain.is_error:  # an error result: the classifier's to read
             return False
         session = request.session

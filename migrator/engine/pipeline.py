@@ -65,6 +65,7 @@ class Pipeline:
         if self._one_pass is None:
             self._one_pass = onepass.OnePass(
                 self.rule_set, self.tracker, self.report, self.checker.schemas, self.handle_line,
+                self.context,
                 enabled=self.servers is None and onepass.in_use(),  # `report` reads every verdict
             )  # fmt: skip
         return self._one_pass

@@ -254,12 +254,22 @@ def line_indent(text: str, pos: int) -> str:
     return text[start:end]
 
 
+# A string json.dumps writes as itself between quotes: no quote, backslash or control character.
+_PLAIN_STRING = re.compile(r'[^"\\\x00-\x1f]*\Z').match
+_SHORT_INT = 10**18
+
+
 def display(value: Any) -> str:
     """JSON text of a value for messages and evidence, safe for any value.
 
     An integer too long for Python to write out (over 4,300 digits) is shown
     by its size instead of failing.
     """
+    kind = type(value)
+    if kind is str and _PLAIN_STRING(value) is not None:  # nothing to escape (tool names, ids)
+        return f'"{value}"'
+    if kind is int and -_SHORT_INT < value < _SHORT_INT:
+        return str(value)
     try:
         return json.dumps(value, ensure_ascii=False)
     except TypeError:  # not a JSON value (an OTLP bytesValue): say what Python has

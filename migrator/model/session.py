@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrator.model.jsontext import display, json_type
 from migrator.model.units import Direction, Kind, SourceMessage
@@ -181,16 +181,65 @@ class Session:
         return found
 
 
-@dataclass
 class PendingRequest:
-    message: SourceMessage
-    direction: Direction
-    method: str
-    session: Session
+    """A request in flight: its message, who sent it, its method and its session."""
+
+    __slots__ = ("direction", "message", "method", "session")
+
+    def __init__(
+        self, message: SourceMessage, direction: Direction, method: str, session: Session
+    ) -> None:
+        self.message, self.direction, self.method, self.session = (
+            message,
+            direction,
+            method,
+            session,
+        )
 
 
-@dataclass
-class PendingCall(PendingRequest):
+_LINE_END = " \t\r\n"
+
+
+class ReadRequest(PendingRequest):
+    """A request the one-pass core took from its envelope alone; its message is made when asked for.
+
+    Most requests are answered plainly and nothing ever reads them again, so the
+    :class:`~migrator.model.units.SourceMessage` (which the full way and the rules
+    read) is built only on the first read of :attr:`message`.
+    """
+
+    __slots__ = ("_envelope", "_line", "_text")
+
+    def __init__(
+        self,
+        text: str,
+        line: int,
+        envelope: Any,
+        direction: Direction,
+        method: str,
+        session: Session,
+    ) -> None:
+        self._text, self._line, self._envelope = text, line, envelope
+        self.direction, self.method, self.session = direction, method, session
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise allow any attribute
+
+        def __getattr__(self, name: str) -> Any:
+            """Build the message on its first read (called only while its slot is empty)."""
+            if name != "message":
+                raise AttributeError(name)
+            text = self._text
+            end = len(text)  # the line without its trailing whitespace, as the reader makes it
+            while end and text[end - 1] in _LINE_END:
+                end -= 1
+            message = SourceMessage.undecoded(
+                text, 0, end, self._line, self.direction, Kind.REQUEST, self._envelope
+            )
+            self.message = message
+            return message
+
+
+class PendingCall(ReadRequest):
     """A plain tools/call request in flight, with its params as the one-pass core read them.
 
     The tool name and the arguments (a ``dict``, or ``None`` when none were sent)
@@ -198,8 +247,21 @@ class PendingCall(PendingRequest):
     decoding the request again.
     """
 
-    name: str = ""
-    arguments: Any = None
+    __slots__ = ("arguments", "name")
+
+    def __init__(
+        self,
+        text: str,
+        line: int,
+        envelope: Any,
+        direction: Direction,
+        session: Session,
+        name: str,
+        arguments: Any,
+    ) -> None:
+        self._text, self._line, self._envelope = text, line, envelope
+        self.direction, self.method, self.session = direction, "tools/call", session
+        self.name, self.arguments = name, arguments
 
 
 @dataclass

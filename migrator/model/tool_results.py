@@ -81,18 +81,51 @@ def _read(message: SourceMessage) -> PlainToolResult | None:
     return plain_result(envelope.result)
 
 
+class PlainCallResponse(msgspec.Struct, forbid_unknown_fields=True):
+    """A whole response line that is ``jsonrpc``, ``id`` and a plain tools/call result, no more.
+
+    Decoding a line so reads its envelope and its result in one pass over the
+    text, where the envelope first and then :func:`plain_result` would go over
+    the result twice (it is most of the line's bytes).
+    """
+
+    jsonrpc: object
+    id: object
+    result: PlainToolResult
+
+
+_decode_response = msgspec.json.Decoder(PlainCallResponse).decode
+
+
+def plain_call_response(text: str) -> PlainCallResponse | None:
+    """The line read as a :class:`PlainCallResponse`, or ``None`` (then read it envelope first).
+
+    Its result has passed the checks of :func:`plain_result`.
+    """
+    try:
+        response = _decode_response(text)
+    except (msgspec.MsgspecError, ValueError, RecursionError):
+        return None
+    return response if _plain(response.result) else None
+
+
 def plain_result(raw: msgspec.Raw) -> PlainToolResult | None:
     """A result's raw text read typed, or ``None`` when it must be read the full way."""
     try:
         plain = _decode(raw)
     except (msgspec.MsgspecError, ValueError, RecursionError):  # not the plain shape: the full way
         return None
+    return plain if _plain(plain) else None
+
+
+def _plain(plain: PlainToolResult) -> bool:
+    """Whether a decoded result is within the plain subset (what the structs cannot say)."""
     if plain.meta or (plain.structured_content and not object_starts(plain.structured_content)):
-        return None
+        return False
     for block in plain.content:
         if block.annotations or block.meta or not _string_starts(block.text):
-            return None
-    return plain
+            return False
+    return True
 
 
 def _string_starts(raw: msgspec.Raw) -> bool:
