@@ -375,6 +375,23 @@ def _writing(pid: int, folder: Path) -> bool:
     return False
 
 
+def _wait_until_writing(proc: subprocess.Popen[bytes], folder: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not _writing(proc.pid, folder) and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+
+
+def _write_window(command: list[str], path: Path, old: bytes, folder: Path) -> float:
+    """Seconds from the temporary file's appearance to the end of one uninterrupted fix."""
+    path.write_bytes(old)
+    proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    _wait_until_writing(proc, folder)
+    began = time.monotonic()
+    assert proc.wait(timeout=60) == 0
+    return time.monotonic() - began
+
+
 # The writer as shipped, and as on a system without O_TMPFILE (named temporaries).
 FIX_SCRIPTS = {
     "unnamed": "import sys; from migrator.cli import main; sys.exit(main(sys.argv[1:]))",
@@ -391,15 +408,14 @@ def test_sigkill_during_fix_leaves_nothing_behind_after_the_next_run(
     path, old, new = _big_transcript(tmp_path, 60_000)
     rng = random.Random(19)
     command = [sys.executable, "-c", FIX_SCRIPTS[temporaries], "fix", "-q", str(path)]
+    # How long the write lasts depends on the machine: measure it, then kill inside it.
+    window = _write_window(command, path, old, tmp_path)
     killed_while_writing = 0
     for _ in range(5):
         path.write_bytes(old)
         proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while not _writing(proc.pid, tmp_path) and proc.poll() is None:
-            assert time.monotonic() < deadline
-            time.sleep(0.002)
-        time.sleep(rng.uniform(0, 0.3))
+        _wait_until_writing(proc, tmp_path)
+        time.sleep(rng.uniform(0, window * 0.6))
         killed_while_writing += proc.poll() is None
         proc.send_signal(signal.SIGKILL)
         proc.wait()
