@@ -173,9 +173,13 @@ def messages(draw: st.DrawFn) -> Any:
             result["resultType"] = "complete"
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
     if kind == 7:
-        code = draw(st.sampled_from([-32602, -32603, -32601]))
-        message = draw(st.sampled_from(["Invalid params", "Tool gone not found", "boom"]))
-        return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+        # Mostly well formed; sometimes not, which MCP201 must word the full way.
+        code = draw(st.sampled_from([-32602, -32603, -32601, -32602, -32602.0, True, "x"]))
+        message = draw(st.sampled_from(["Invalid params", "Tool gone not found", "boom", None]))
+        error: dict[str, Any] = {"code": code, "message": message}
+        if draw(st.integers(0, 4)) == 0:
+            error["data"] = draw(st.sampled_from([None, {"field": "a"}, "why"]))
+        return {"jsonrpc": "2.0", "id": request_id, "error": error}
     if kind == 8:
         method = draw(st.sampled_from(["ping", "sampling/createMessage", "resources/read"]))
         return {"jsonrpc": "2.0", "id": request_id, "method": method}
@@ -299,10 +303,11 @@ def test_an_invalid_call_calls_only_the_hooks_that_read_arguments(
         assert pipeline.one_pass.lines_full_way == 0
         assert calls == ["MCP203.check_message"]
         assert [finding.code for finding in report.findings] == ["MCP203"]
-        # Its answer still goes the full way: the classifier reads the arguments again.
+        # Its error answer calls no hook: only the classifier and the rule of its outcome.
         answer = '{"jsonrpc":"2.0","id":99,"error":{"code":-32602,"message":"Invalid arguments"}}\n'
         pipeline.one_pass.feed(answer, text.count("\n") + 1)
-        assert pipeline.one_pass.lines_full_way == 1
+        assert pipeline.one_pass.lines_full_way == 0
+        assert calls == ["MCP203.check_message", "classify", "MCP101.check"]
         assert [finding.code for finding in report.findings] == ["MCP203", "MCP101"]
         with onepass.reference_core():
             assert list(check_text(text + answer, "t.jsonl").findings) == list(report.findings)

@@ -31,11 +31,20 @@ import orjson
 from migrator.judge import schemas, validation
 from migrator.judge.classify import Outcome
 from migrator.judge.validation import FastValidator, ToolSchemas, default_dialect
-from migrator.model.jsonrpc import UNSET, Envelope, decode_envelope, fits_json_int, object_starts
+from migrator.model.jsonrpc import (
+    UNSET,
+    Envelope,
+    decode_envelope,
+    fits_json_int,
+    object_starts,
+    plain_error,
+)
 from migrator.model.session import (
     EITHER_SIDE_REQUESTS,
     MAX_PENDING,
     SERVER_REQUESTS,
+    Exchange,
+    InvalidCall,
     PendingCall,
     PendingRequest,
     ReadRequest,
@@ -51,7 +60,7 @@ from migrator.model.tool_results import (
     plain_call_response,
     plain_result,
 )
-from migrator.model.units import Direction, Kind, SourceMessage
+from migrator.model.units import Direction, Edit, Kind, SourceMessage, Unit, apply_edits
 from migrator.rules.base import Fact
 
 if TYPE_CHECKING:
@@ -79,6 +88,7 @@ _RESULT_FACTS = frozenset({Fact.WELL_FORMED, Fact.ANSWERED})
 _CALL_RESULT_FACTS = _RESULT_FACTS | {
     Fact.NOT_PROBED, Fact.TOOLS_SHAPE_VALID, Fact.STRUCTURED_VALID,
 }  # fmt: skip
+_ERROR_FACTS = frozenset({Fact.WELL_FORMED, Fact.ANSWERED})
 _LISTING_RESULT_FACTS = _RESULT_FACTS | {Fact.TOOLS_SHAPE_VALID, Fact.TOOL_SCHEMAS_VALID}
 
 Route = frozenset[Fact] | None
@@ -125,6 +135,8 @@ def reference_core() -> Iterator[None]:
 
 FullWay = Callable[[str, int, "Direction | None"], str]
 """How a line goes the full way: the pipeline's handling of the line's wire unit."""
+Judge = Callable[[Unit, SourceMessage, Exchange, list[Edit]], None]
+"""How a completed exchange is classified and its tools/call rule run (:meth:`Pipeline.judge`)."""
 
 
 class OnePass:
@@ -143,6 +155,7 @@ class OnePass:
         tool_schemas: ToolSchemas,
         full_way: FullWay,
         context: RuleContext,
+        judge: Judge,
         *,
         enabled: bool = True,
     ) -> None:
@@ -154,6 +167,7 @@ class OnePass:
         self._report = report
         self._tool_schemas = tool_schemas
         self._context = context
+        self._judge = judge
         # The classifier runs on every tools/call answer when a tools/call rule is
         # selected; on a plain success its only effect is the tool's record.
         self._records_calls = bool(rule_set.tool_call)
@@ -165,6 +179,7 @@ class OnePass:
         self._argument_hooks: dict[str, tuple[Callable[..., Any], ...]] = {}
         self._notifications: dict[str, Route] = {}
         self._results: dict[str, Route] = {}
+        self._errors: dict[str, bool] = {}
         self._result_hooks = rule_set.message_hooks(Kind.RESULT, None)
         self._versions: dict[frozenset[str], dict[str, bool]] = {}
 
@@ -219,6 +234,28 @@ class OnePass:
                 self._results[method] = route
         return route  # type: ignore[no-any-return]
 
+    def _error_route(self, method: str) -> bool:
+        """Whether an error answering ``method`` is left to the classifier alone.
+
+        Its facts are a well-formed error (integer code, string message), answered,
+        and (for tools/call) a request that is no probe case; hooks that read only
+        results have nothing to read in it.
+        """
+        quiet = self._errors.get(method)
+        if quiet is None:
+            facts = _ERROR_FACTS | ({Fact.NOT_PROBED} if method == "tools/call" else set())
+            on_message = _needed(
+                self._rule_set.message_hooks(Kind.ERROR, None), "message_quiet_given", facts
+            )
+            quiet = on_message is not None and all(
+                getattr(getattr(hook, "__self__", None), "results_only", False)
+                or _needed((hook,), "exchange_quiet_given", facts) is not None
+                for hook in self._rule_set.exchange_hooks(method)
+            )
+            if len(self._errors) < _MAX_ROUTES:
+                self._errors[method] = quiet
+        return quiet
+
     def _version_accepts(self, version: str, versions: frozenset[str]) -> bool:
         """Whether the schema governing ``version`` is one of ``versions``."""
         known = self._versions.get(versions)
@@ -266,7 +303,9 @@ class OnePass:
             return self._request(text, envelope, method, line_no, direction)
         if envelope.result and not envelope.error and object_starts(envelope.result):
             return self._result(text, envelope, envelope.id, None, line_no, direction)
-        return self._full(text, line_no, direction)  # an error response, or not a message
+        if envelope.error and not envelope.result and object_starts(envelope.error):
+            return self._error(text, envelope, line_no, direction)
+        return self._full(text, line_no, direction)  # not a message
 
     def _full(self, text: str, line_no: int, direction: Direction | None) -> str:
         self.lines_full_way += 1
@@ -377,8 +416,9 @@ class OnePass:
         """A plain call whose arguments fail its tool's inputSchema: only the hooks that read
         arguments are called; every other fact of the route holds, so the rest stay quiet.
 
-        The request is then in flight as the full way leaves it, so its answer goes the
-        full way (the classifier and MCP501/502 read the arguments again).
+        The request is then in flight as the full way leaves it (an :class:`InvalidCall`),
+        so an error answering it is judged by the classifier alone (:meth:`_error`) and a
+        result goes the full way (MCP501/502 read the arguments again).
         """
         hooks = self._argument_hooks.get("tools/call")
         if hooks is None:  # the route was not remembered (too many methods)
@@ -395,7 +435,7 @@ class OnePass:
         direction = slot[0]
         message.direction = direction  # as the tracker sets it on a request without one
         pending = tracker.pending
-        pending[slot] = PendingRequest(message, direction, "tools/call", session)
+        pending[slot] = InvalidCall(message, direction, "tools/call", session)
         if len(pending) > MAX_PENDING:
             pending.popitem(last=False)
         self._count()
@@ -457,6 +497,59 @@ class OnePass:
         del pending[(request.direction, key)]
         self._count()
         return text
+
+    def _error(
+        self, text: str, envelope: Envelope, line_no: int, direction: Direction | None
+    ) -> str:
+        """An error answering a request in flight: paired here, then judged by the classifier.
+
+        No hook is called: the facts keep MCP201 quiet (a well-formed error), and the
+        exchange hooks read only results or are kept quiet too. The classifier and the
+        tools/call rule it names run as on the full way (:meth:`Pipeline.judge`).
+        """
+        request_id = envelope.id
+        id_type = type(request_id)
+        if (id_type is not int or not fits_json_int(request_id)) and id_type is not str:
+            return self._full(text, line_no, direction)
+        members = plain_error(envelope.error)
+        if members is None:
+            return self._full(text, line_no, direction)
+        key = (id_type.__name__, request_id)
+        pending = self._tracker.pending
+        if direction is not None:
+            request = pending.get((direction.reverse, key))
+        else:
+            to_server, to_client = pending.get((C2S, key)), pending.get((S2C, key))
+            if to_server is not None and to_client is not None:  # in flight both ways: noted
+                return self._full(text, line_no, direction)
+            request = to_server or to_client
+        if request is None:  # MCP303's to word
+            return self._full(text, line_no, direction)
+        request_type = type(request)
+        if request_type is PendingRequest and request.message.notes:
+            return self._full(text, line_no, direction)
+        method = request.method
+        if method in _SESSION_METHODS or not self._error_route(method):
+            return self._full(text, line_no, direction)
+        if (
+            method == "tools/call"
+            and request_type is not PendingCall
+            and request_type is not InvalidCall
+        ):
+            return self._full(text, line_no, direction)  # maybe a probe case: MCP501-504 read it
+        message = self._message(text, line_no, direction, Kind.ERROR, envelope)
+        if direction is None:
+            message.direction = request.direction.reverse  # as the tracker pairs it
+        del pending[(request.direction, key)]
+        self._count()
+        exchange = Exchange(
+            request.message, message, method, request.direction, request.session, []
+        )
+        edits: list[Edit] = []
+        unit = Unit(text, line_no, [message])
+        self._context.unit_text = text
+        self._judge(unit, message, exchange, edits)
+        return apply_edits(text, edits) if edits else text
 
     def _call_result(
         self,

@@ -22,9 +22,18 @@ from migrator.judge.classify import ArgumentChecker, classify
 from migrator.judge.official import OfficialSchemas
 from migrator.judge.wording import WordingReader
 from migrator.model.findings import Finding
-from migrator.model.session import SessionTracker
+from migrator.model.session import Exchange, SessionTracker
 from migrator.model.source import refuse_non_text
-from migrator.model.units import Direction, Edit, Kind, Problem, Unit, apply_edits, detect_only
+from migrator.model.units import (
+    Direction,
+    Edit,
+    Kind,
+    Problem,
+    SourceMessage,
+    Unit,
+    apply_edits,
+    detect_only,
+)
 from migrator.readers import SAMPLE_LINES, Reader, detect
 from migrator.readers.wire import WireReader, looks_like_message, wire_unit
 from migrator.rules.base import RuleContext
@@ -65,7 +74,7 @@ class Pipeline:
         if self._one_pass is None:
             self._one_pass = onepass.OnePass(
                 self.rule_set, self.tracker, self.report, self.checker.schemas, self.handle_line,
-                self.context,
+                self.context, self.judge,
                 enabled=self.servers is None and onepass.in_use(),  # `report` reads every verdict
             )  # fmt: skip
         return self._one_pass
@@ -80,7 +89,7 @@ class Pipeline:
         Raises:
             UnsafeRewriteError: a rewrite failed validation.
         """
-        report, options = self.report, self.options
+        report = self.report
         if unit.problem is not None:
             report.unreadable += 1
             if unit.problem.code in self.problem_codes:
@@ -105,34 +114,47 @@ class Pipeline:
             for check_exchange in exchange_hooks(exchange.method):
                 if found := check_exchange(exchange, ctx):
                     findings += found
-            servers = self.servers
-            if not self.rules and servers is None:  # nothing reads a verdict
-                continue
-            verdict = classify(exchange, self.checker, self.reader)
-            if servers is not None:
-                servers.exchange(exchange, verdict, unit.text)
-            if verdict is None:
-                continue
-            for rule in self.rule_set.by_outcome[verdict.outcome]:
-                hit = rule.check(exchange, verdict, ctx)
-                if hit is None:
-                    continue
-                report.findings.append(hit.finding)
-                if options.apply_fixes and hit.make_rewrite and (why := detect_only(message)):
-                    raise UnsafeRewriteError(
-                        f"fix cannot rewrite this answer: {why}; nothing written", line=message.line
-                    )
-                if (
-                    options.apply_fixes
-                    and hit.make_rewrite
-                    and options.fix_allowed(hit.finding.fixable)
-                ):
-                    rewrite = hit.make_rewrite()
-                    check_rewrite(unit, message, rewrite, hit.finding.line, self.path)
-                    edits.append(rewrite.edit)
-                    report.fixes += 1
-                break  # outcomes are exclusive: one rule per exchange
+            self.judge(unit, message, exchange, edits)
         return apply_edits(unit.text, edits) if edits else unit.text
+
+    def judge(
+        self, unit: Unit, message: SourceMessage, exchange: Exchange, edits: list[Edit]
+    ) -> None:
+        """Classify a completed exchange and run the tools/call rule its outcome names.
+
+        A fix the rule makes is checked and added to ``edits`` (with ``fix``).
+
+        Raises:
+            UnsafeRewriteError: a rewrite failed validation.
+        """
+        report, options, ctx = self.report, self.options, self.context
+        servers = self.servers
+        if not self.rules and servers is None:  # nothing reads a verdict
+            return
+        verdict = classify(exchange, self.checker, self.reader)
+        if servers is not None:
+            servers.exchange(exchange, verdict, unit.text)
+        if verdict is None:
+            return
+        for rule in self.rule_set.by_outcome[verdict.outcome]:
+            hit = rule.check(exchange, verdict, ctx)
+            if hit is None:
+                continue
+            report.findings.append(hit.finding)
+            if options.apply_fixes and hit.make_rewrite and (why := detect_only(message)):
+                raise UnsafeRewriteError(
+                    f"fix cannot rewrite this answer: {why}; nothing written", line=message.line
+                )
+            if (
+                options.apply_fixes
+                and hit.make_rewrite
+                and options.fix_allowed(hit.finding.fixable)
+            ):
+                rewrite = hit.make_rewrite()
+                check_rewrite(unit, message, rewrite, hit.finding.line, self.path)
+                edits.append(rewrite.edit)
+                report.fixes += 1
+            break  # outcomes are exclusive: one rule per exchange
 
 
 def process(lines: Iterable[str], path: str, options: Options, report: FileReport) -> Iterator[str]:

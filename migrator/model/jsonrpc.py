@@ -105,3 +105,31 @@ def object_starts(raw: msgspec.Raw) -> bool:
     """Whether a payload member's text is a JSON object (its first byte is ``{``)."""
     view = memoryview(raw)
     return len(view) > 0 and view[0] == 0x7B
+
+
+class ErrorMembers(msgspec.Struct):
+    """The members of a JSON-RPC error object that decide whether it is well formed."""
+
+    code: Any = UNSET
+    message: Any = UNSET
+
+
+_decode_error = msgspec.json.Decoder(ErrorMembers).decode
+
+
+def plain_error(raw: msgspec.Raw) -> ErrorMembers | None:
+    """An error object read typed, when it is well formed (an integer code, a string message).
+
+    ``None`` sends the response the full way, where MCP201 words what is wrong.
+    """
+    try:
+        members = _decode_error(raw)
+    except (msgspec.MsgspecError, ValueError, RecursionError):
+        return None
+    code = members.code
+    code_type = type(code)
+    if type(members.message) is not str:
+        return None
+    if code_type is int or (code_type is float and code.is_integer()):
+        return members
+    return None

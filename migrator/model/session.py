@@ -197,6 +197,16 @@ class PendingRequest:
         )
 
 
+class InvalidCall(PendingRequest):
+    """A plain tools/call (no ``_meta``: no probe case) whose arguments fail its inputSchema.
+
+    The one-pass core keeps it as the full way would (its answer is judged the
+    full way, or by the classifier alone when it is an error).
+    """
+
+    __slots__ = ()
+
+
 _LINE_END = " \t\r\n"
 
 

@@ -154,7 +154,8 @@ class Fact(str, Enum):
 
     WELL_FORMED = "well-formed"
     """The JSON-RPC envelope is valid: ``jsonrpc`` "2.0", an integer or string id,
-    ``params`` and ``result`` objects (an error response is never established so)."""
+    ``params`` and ``result`` objects; for an error response, an ``error`` object with
+    an integer ``code`` and a string ``message``."""
     FRESH_ID = "fresh-id"
     """A request whose id no request of the same side has in flight."""
     ANSWERED = "answered"
@@ -190,7 +191,8 @@ class ValidationRule:
     together, mean the hook finds nothing on a message (or exchange) it looks
     at: where the one-pass core has established them, it does not call the
     hook. ``None`` (the default) means the hook is always called, and the
-    messages it looks at go the full way.
+    messages it looks at go the full way. ``results_only`` says that
+    :meth:`check_exchange` finds nothing on an exchange answered with an error.
     """
 
     kinds: ClassVar[frozenset[Kind] | None] = None
@@ -199,6 +201,8 @@ class ValidationRule:
     needs_official_schemas: ClassVar[bool] = False  # finds nothing without --mcp-schema
     message_quiet_given: ClassVar[frozenset[Fact] | None] = None
     exchange_quiet_given: ClassVar[frozenset[Fact] | None] = None
+    # check_exchange reads only results: an exchange answered with an error keeps it quiet.
+    results_only: ClassVar[bool] = False
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info

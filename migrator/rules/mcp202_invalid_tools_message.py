@@ -107,6 +107,7 @@ class InvalidToolsMessage(ValidationRule):
     exchange_methods = frozenset(RESULTS)
     message_quiet_given = frozenset({Fact.TOOLS_SHAPE_VALID})
     exchange_quiet_given = frozenset({Fact.TOOLS_SHAPE_VALID})
+    results_only = True
 
     def check_message(
         self, message: SourceMessage, session: Session, ctx: RuleContext

@@ -91,6 +91,7 @@ class StructuredContentViolatesOutputSchema(ValidationRule):
 
     exchange_methods = frozenset({"tools/call"})
     exchange_quiet_given = frozenset({Fact.STRUCTURED_VALID})
+    results_only = True
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         if exchange.method != "tools/call" or exchange.request is None:

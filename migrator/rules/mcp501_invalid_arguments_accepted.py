@@ -113,6 +113,7 @@ class InvalidArgumentsAccepted(ValidationRule):
 
     exchange_methods = frozenset({"tools/call"})
     exchange_quiet_given = frozenset({Fact.NOT_PROBED})
+    results_only = True
 
     def check_exchange(self, exchange: Exchange, ctx: RuleContext) -> list[Finding]:
         request = exchange.request
