@@ -37,7 +37,7 @@ from migrator.model.jsonrpc import (
     decode_envelope,
     fits_json_int,
     object_starts,
-    plain_error,
+    well_formed_error,
 )
 from migrator.model.session import (
     EITHER_SIDE_REQUESTS,
@@ -451,29 +451,13 @@ class OnePass:
         direction: Direction | None,
     ) -> str:
         """A result line, read envelope first (``envelope``) or whole (``plain``, its result)."""
-        id_type = type(request_id)
-        if id_type is not int and id_type is not str:
+        answered = self._answered_request(
+            text, envelope, request_id, line_no, direction, Kind.RESULT
+        )
+        if answered is None:
             return self._full(text, line_no, direction)
-        key = (id_type.__name__, request_id)
+        request, slot = answered
         pending = self._tracker.pending
-        if direction is not None:
-            request = pending.get((direction.reverse, key))
-            if request is None:  # MCP303's to word
-                return self._full(text, line_no, direction)
-        else:
-            to_server, to_client = pending.get((C2S, key)), pending.get((S2C, key))
-            if to_server is None and to_client is None:  # MCP303's to word
-                return self._full(text, line_no, direction)
-            if to_server is not None and to_client is not None:  # in flight both ways
-                envelope = envelope or decode_envelope(text)
-                payload = self._message(text, line_no, None, Kind.RESULT, envelope).payload
-                request = answered_of_two(to_server, to_client, payload)
-            else:
-                request = to_server or to_client
-            assert request is not None
-        if type(request) is PendingRequest and request.message.notes:  # evidence a finding
-            # would carry: not plain traffic (a request the pass read itself has none)
-            return self._full(text, line_no, direction)
         method = request.method
         route = self._result_route(method)
         if route is None:
@@ -494,9 +478,50 @@ class OnePass:
             self._report.messages += 1
             self._tracker.observe(message)  # the version, the server, the catalog
             return text
-        del pending[(request.direction, key)]
+        del pending[slot]
         self._count()
         return text
+
+    def _answered_request(
+        self,
+        text: str,
+        envelope: Envelope | None,
+        request_id: Any,
+        line_no: int,
+        direction: Direction | None,
+        kind: Kind,
+    ) -> tuple[PendingRequest, tuple[Direction, tuple[str, Any]]] | None:
+        """The request in flight a response answers and its slot in the pending table.
+
+        ``None`` sends the response the full way: an id that is not a string or a JSON
+        integer, nothing in flight with it (MCP303's to word), a request read with notes
+        (evidence a finding would carry), or an error (``kind``) while requests in flight
+        both ways share the id (the tracker notes which it pairs). A result in that case is
+        paired by its payload, as the tracker pairs it (``envelope`` is ``None`` when the
+        line was read whole; it is then decoded here).
+        """
+        id_type = type(request_id)
+        if (id_type is not int or not fits_json_int(request_id)) and id_type is not str:
+            return None  # a float or odd id: the full way words it
+        key = (id_type.__name__, request_id)
+        pending = self._tracker.pending
+        if direction is not None:
+            request = pending.get((direction.reverse, key))
+        else:
+            to_server, to_client = pending.get((C2S, key)), pending.get((S2C, key))
+            if to_server is not None and to_client is not None:  # in flight both ways
+                if kind is Kind.ERROR:
+                    return None
+                envelope = envelope or decode_envelope(text)
+                payload = self._message(text, line_no, None, Kind.RESULT, envelope).payload
+                request = answered_of_two(to_server, to_client, payload)
+            else:
+                request = to_server or to_client
+        if request is None:  # MCP303's to word
+            return None
+        if type(request) is PendingRequest and request.message.notes:  # evidence a finding
+            return None  # would carry: not plain traffic (a request the pass read itself has none)
+        return request, (request.direction, key)
 
     def _error(
         self, text: str, envelope: Envelope, line_no: int, direction: Direction | None
@@ -507,27 +532,15 @@ class OnePass:
         exchange hooks read only results or are kept quiet too. The classifier and the
         tools/call rule it names run as on the full way (:meth:`Pipeline.judge`).
         """
-        request_id = envelope.id
-        id_type = type(request_id)
-        if (id_type is not int or not fits_json_int(request_id)) and id_type is not str:
+        if not well_formed_error(envelope.error):
             return self._full(text, line_no, direction)
-        members = plain_error(envelope.error)
-        if members is None:
+        answered = self._answered_request(
+            text, envelope, envelope.id, line_no, direction, Kind.ERROR
+        )
+        if answered is None:
             return self._full(text, line_no, direction)
-        key = (id_type.__name__, request_id)
-        pending = self._tracker.pending
-        if direction is not None:
-            request = pending.get((direction.reverse, key))
-        else:
-            to_server, to_client = pending.get((C2S, key)), pending.get((S2C, key))
-            if to_server is not None and to_client is not None:  # in flight both ways: noted
-                return self._full(text, line_no, direction)
-            request = to_server or to_client
-        if request is None:  # MCP303's to word
-            return self._full(text, line_no, direction)
+        request, slot = answered
         request_type = type(request)
-        if request_type is PendingRequest and request.message.notes:
-            return self._full(text, line_no, direction)
         method = request.method
         if method in _SESSION_METHODS or not self._error_route(method):
             return self._full(text, line_no, direction)
@@ -540,7 +553,7 @@ class OnePass:
         message = self._message(text, line_no, direction, Kind.ERROR, envelope)
         if direction is None:
             message.direction = request.direction.reverse  # as the tracker pairs it
-        del pending[(request.direction, key)]
+        del self._tracker.pending[slot]
         self._count()
         exchange = Exchange(
             request.message, message, method, request.direction, request.session, []

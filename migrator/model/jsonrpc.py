@@ -117,19 +117,17 @@ class ErrorMembers(msgspec.Struct):
 _decode_error = msgspec.json.Decoder(ErrorMembers).decode
 
 
-def plain_error(raw: msgspec.Raw) -> ErrorMembers | None:
-    """An error object read typed, when it is well formed (an integer code, a string message).
+def well_formed_error(raw: msgspec.Raw) -> bool:
+    """Whether an error object is well formed (an integer code, a string message), read typed.
 
-    ``None`` sends the response the full way, where MCP201 words what is wrong.
+    ``False`` sends the response the full way, where MCP201 words what is wrong.
     """
     try:
         members = _decode_error(raw)
     except (msgspec.MsgspecError, ValueError, RecursionError):
-        return None
+        return False
     code = members.code
     code_type = type(code)
-    if type(members.message) is not str:
-        return None
-    if code_type is int or (code_type is float and code.is_integer()):
-        return members
-    return None
+    return type(members.message) is str and (
+        code_type is int or (code_type is float and code.is_integer())
+    )
