@@ -288,6 +288,57 @@ def test_a_line_with_something_to_report_goes_the_full_way() -> None:
     assert [finding.code for finding in report.findings] == ["MCP304"]
 
 
+def test_what_a_call_is_checked_against_follows_the_catalog_and_the_version() -> None:
+    """A tool's plan is worked out once per session, catalog and version: each change is seen.
+
+    ``add`` first takes a number, then (re-listed between a call and its result) a string and
+    no outputSchema; a new session at a version whose results need more than the plain shape
+    sends its calls the full way.
+    """
+    add = TOOLS[0]
+    relisted = {"name": "add", "inputSchema": {"type": "object",
+                                               "properties": {"a": {"type": "string"}}}}
+    lines: list[Any] = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                               "serverInfo": {"name": "s", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": [add]}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "add", "arguments": {"a": 1}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "result": {"tools": [relisted]}},
+        # No structuredContent: add no longer declares an outputSchema, so nothing is missing.
+        {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "1"}]}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+         "params": {"name": "add", "arguments": {"a": "x"}}},
+        {"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text", "text": "x"}]}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+         "params": {"name": "add", "arguments": {"a": 1}}},  # now invalid: MCP203
+        {"jsonrpc": "2.0", "id": 5, "error": {"code": -32602, "message": "Invalid params"}},
+        {"jsonrpc": "2.0", "id": 6, "method": "initialize",
+         "params": {"protocolVersion": "2026-07-28", "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 6, "result": {"protocolVersion": "2026-07-28", "capabilities": {},
+                                               "serverInfo": {"name": "s", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+         "params": {"name": "add", "arguments": {"a": 1}}},
+        {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "1"}]}},
+    ]  # fmt: skip
+    text = "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in lines)
+    report = FileReport("t.jsonl")
+    pipeline = Pipeline("t.jsonl", Options(), report)
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        pipeline.one_pass.feed(line, number)
+    codes = [(finding.line, finding.code) for finding in report.findings]
+    assert (11, "MCP203") in codes and (12, "MCP101") in codes
+    assert not [line for line, _ in codes if line in (5, 8, 9, 10)]
+    assert pipeline.one_pass.lines_full_way >= 2  # the 2026-07-28 call and its result
+    _both_ways(text)
+
+
 def test_an_invalid_call_calls_only_the_hooks_that_read_arguments(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -32,6 +32,8 @@ from migrator.judge import schemas, validation
 from migrator.judge.classify import Outcome
 from migrator.judge.validation import FastValidator, ToolSchemas, default_dialect
 from migrator.model.jsonrpc import (
+    BIGGEST_JSON_INT,
+    SMALLEST_JSON_INT,
     UNSET,
     Envelope,
     decode_envelope,
@@ -40,15 +42,19 @@ from migrator.model.jsonrpc import (
     well_formed_error,
 )
 from migrator.model.session import (
+    ARGUMENT_SAMPLE,
     EITHER_SIDE_REQUESTS,
     MAX_PENDING,
+    MAX_TRACKED_TOOLS,
     SERVER_REQUESTS,
     Exchange,
     InvalidCall,
     PendingCall,
     PendingRequest,
     ReadRequest,
+    Session,
     SessionTracker,
+    ToolTrack,
     answered_of_two,
     request_meta_version,
 )
@@ -139,6 +145,34 @@ Judge = Callable[[Unit, SourceMessage, Exchange, list[Edit]], None]
 """How a completed exchange is classified and its tools/call rule run (:meth:`Pipeline.judge`)."""
 
 
+class _CallPlan:
+    """What a plain tools/call of one tool needs decided, looked up once per session.
+
+    A session calls the same few tools thousands of times; what their calls are
+    checked against (the tool's inputSchema and outputSchema validators, whether
+    the session's version admits the plain shapes) changes only with the
+    session, its catalog or its version, so it is worked out on the first call
+    after one of them changed (:meth:`OnePass._plan`) and then read as attributes.
+    """
+
+    __slots__ = ("call_admitted", "declares_output", "input", "output", "result_admitted", "track")
+
+    def __init__(
+        self,
+        call_admitted: bool,
+        result_admitted: bool,
+        input_validator: FastValidator | None,
+        declares_output: bool,
+        output_validator: FastValidator | None,
+    ) -> None:
+        self.call_admitted = call_admitted  # the version admits a plain call as valid
+        self.result_admitted = result_admitted  # ... and a plain result
+        self.input = input_validator  # None: nothing to check the arguments against
+        self.declares_output = declares_output  # MCP204 reads structuredContent
+        self.output = output_validator  # None: nothing to check it against
+        self.track: ToolTrack | None = None  # the tool's record, once a call succeeded
+
+
 class OnePass:
     """One file's pass: :meth:`feed` does what the full way does with a wire line, faster.
 
@@ -182,6 +216,13 @@ class OnePass:
         self._errors: dict[str, bool] = {}
         self._result_hooks = rule_set.message_hooks(Kind.RESULT, None)
         self._versions: dict[frozenset[str], dict[str, bool]] = {}
+        # tools/call, by far the most common request, has its routes compiled up front.
+        self._call_route = self._request_route("tools/call")
+        self._call_result_route = self._result_route("tools/call")
+        self._plans: dict[str, _CallPlan] = {}
+        self._plans_for: tuple[Session | None, dict[str, Any] | None, str | None] = (
+            None, None, None,
+        )  # fmt: skip
 
     # -- routes, compiled on first sight of a method -----------------------------------
 
@@ -268,6 +309,44 @@ class OnePass:
                 known.clear()
         return accepted
 
+    def _plan(self, session: Session, name: str) -> _CallPlan:
+        """The plan of a plain call of tool ``name`` in ``session`` (as its catalog and version are now)."""
+        tools, version = session.catalog.tools, session.version
+        plans_for = self._plans_for
+        if plans_for[0] is not session or plans_for[1] is not tools or plans_for[2] != version:
+            self._plans = {}
+            self._plans_for = (session, tools, version)
+        plan = self._plans.get(name)
+        if plan is not None:
+            return plan
+        call_route = self._call_route or frozenset()
+        result_route = self._call_result_route or frozenset()
+        call_admitted = (
+            Fact.TOOLS_SHAPE_VALID not in call_route
+            or version is None
+            or self._version_accepts(version, PLAIN_CALL_VALID_VERSIONS)
+        )
+        result_admitted = (
+            Fact.TOOLS_SHAPE_VALID not in result_route
+            or version is None
+            or self._version_accepts(version, SCHEMA_VALID_VERSIONS)
+        )
+        tool = tools.get(name)
+        input_validator = output_validator = None
+        declares_output = False
+        if tool is not None:
+            if Fact.ARGUMENTS_VALID in call_route:
+                input_validator = self._tool_schemas.get(tool.get("inputSchema"), version)
+            if Fact.STRUCTURED_VALID in result_route and "outputSchema" in tool:
+                declares_output = True
+                output_validator = self._tool_schemas.get(tool["outputSchema"], version)
+        plan = _CallPlan(
+            call_admitted, result_admitted, input_validator, declares_output, output_validator
+        )
+        if len(self._plans) < MAX_TRACKED_TOOLS:
+            self._plans[name] = plan
+        return plan
+
     # -- the pass ------------------------------------------------------------------------
 
     def feed(self, text: str, line_no: int, direction: Direction | None = None) -> str:
@@ -287,7 +366,7 @@ class OnePass:
             if response is not None:
                 if response.jsonrpc != "2.0":
                     return self._full(text, line_no, direction)
-                return self._result(text, None, response.id, response.result, line_no, direction)
+                return self._call_answer(text, response.id, response.result, line_no, direction)
         try:
             envelope = decode_envelope(text)
         except (msgspec.MsgspecError, ValueError, RecursionError):
@@ -300,6 +379,8 @@ class OnePass:
                 return self._full(text, line_no, direction)
             if envelope.id is UNSET:
                 return self._notification(text, method, line_no, direction)
+            if method == "tools/call":
+                return self._call(text, envelope, line_no, direction)
             return self._request(text, envelope, method, line_no, direction)
         if envelope.result and not envelope.error and object_starts(envelope.result):
             return self._result(text, envelope, envelope.id, None, line_no, direction)
@@ -344,7 +425,6 @@ class OnePass:
         direction: Direction | None,
     ) -> str:
         request_id = envelope.id
-        given = direction  # the hooks see a message as the reader made it
         id_type = type(request_id)
         if (id_type is not int or not fits_json_int(request_id)) and id_type is not str:
             return self._full(text, line_no, direction)  # a float or odd id: the full way words it
@@ -365,30 +445,7 @@ class OnePass:
         if method != "initialize" and slot in pending:  # MCP304's to word
             return self._full(text, line_no, direction)
         session = tracker.session
-        if method == "tools/call":
-            call = plain_call(envelope.params)
-            if call is None:
-                return self._full(text, line_no, direction)
-            name, arguments = call
-            version = session.version
-            if (
-                Fact.TOOLS_SHAPE_VALID in route
-                and version is not None
-                and not self._version_accepts(version, PLAIN_CALL_VALID_VERSIONS)
-            ):
-                return self._full(text, line_no, direction)
-            if Fact.ARGUMENTS_VALID in route:
-                tool = session.catalog.tools.get(name)
-                if tool is not None:
-                    checker = self._tool_schemas.get(tool.get("inputSchema"), version)
-                    if checker is not None and not _valid(
-                        checker, {} if arguments is None else arguments
-                    ):
-                        return self._invalid_arguments(text, envelope, line_no, given, slot)
-            entry: PendingRequest = PendingCall(
-                text, line_no, envelope, direction, session, name, arguments
-            )
-        elif method in _SESSION_METHODS:
+        if method in _SESSION_METHODS:
             message = self._message(text, line_no, direction, Kind.REQUEST, envelope)
             if Fact.TOOLS_SHAPE_VALID in route and not self._listing_request_valid(
                 message.payload, session.version
@@ -397,12 +454,52 @@ class OnePass:
             self._report.messages += 1
             tracker.observe(message)  # a new session, or a listing begins: the tracker's own code
             return text
-        else:
-            entry = ReadRequest(text, line_no, envelope, direction, method, session)
-        pending[slot] = entry
+        pending[slot] = ReadRequest(text, line_no, envelope, direction, method, session)
         if len(pending) > MAX_PENDING:
             pending.popitem(last=False)
         self._count()
+        return text
+
+    def _call(
+        self, text: str, envelope: Envelope, line_no: int, direction: Direction | None
+    ) -> str:
+        """A tools/call request: in flight as a :class:`PendingCall` when its rules keep quiet.
+
+        The common case of the whole pass, so it reads what it can from the tool's
+        plan (:meth:`_plan`) and does nothing twice. A call with invalid arguments
+        has its argument hooks called (:meth:`_invalid_arguments`).
+        """
+        route = self._call_route
+        request_id = envelope.id
+        id_type = type(request_id)
+        if route is None or not (
+            id_type is str
+            or (id_type is int and SMALLEST_JSON_INT <= request_id <= BIGGEST_JSON_INT)
+        ):
+            return self._full(text, line_no, direction)  # a float or odd id: the full way words it
+        given = direction  # the hooks see a message as the reader made it
+        slot = (direction or C2S, (id_type.__name__, request_id))  # a client's request
+        tracker = self._tracker
+        pending = tracker.pending
+        if slot in pending:  # MCP304's to word
+            return self._full(text, line_no, direction)
+        call = plain_call(envelope.params)
+        if call is None:
+            return self._full(text, line_no, direction)
+        name, arguments = call
+        session = tracker.session
+        plan = self._plan(session, name)
+        if not plan.call_admitted:
+            return self._full(text, line_no, direction)
+        checker = plan.input
+        if checker is not None and not _valid(checker, {} if arguments is None else arguments):
+            return self._invalid_arguments(text, envelope, line_no, given, slot)
+        pending[slot] = PendingCall(text, line_no, envelope, slot[0], session, name, arguments)
+        if len(pending) > MAX_PENDING:
+            pending.popitem(last=False)
+        self._report.messages += 1
+        tracker.messages += 1
+        session.messages += 1
         return text
 
     def _invalid_arguments(
@@ -464,10 +561,7 @@ class OnePass:
             return self._full(text, line_no, direction)
         if method == "tools/call":
             if type(request) is not PendingCall or not self._call_result(
-                request,
-                plain or plain_result((envelope or decode_envelope(text)).result),
-                route,
-                line_no,
+                request, plain or plain_result((envelope or decode_envelope(text)).result), line_no
             ):
                 return self._full(text, line_no, direction)
         elif method in _SESSION_METHODS:
@@ -481,6 +575,41 @@ class OnePass:
         del pending[slot]
         self._count()
         return text
+
+    def _call_answer(
+        self,
+        text: str,
+        request_id: Any,
+        plain: PlainToolResult,
+        line_no: int,
+        direction: Direction | None,
+    ) -> str:
+        """A line read whole as a plain tools/call response: the common answer, paired directly.
+
+        The usual line answers a :class:`PendingCall` a client sent, and nothing
+        else in flight shares its id; anything else is paired by :meth:`_result`.
+        """
+        id_type = type(request_id)
+        if direction is None and (
+            id_type is str
+            or (id_type is int and SMALLEST_JSON_INT <= request_id <= BIGGEST_JSON_INT)
+        ):
+            key = (id_type.__name__, request_id)
+            pending = self._tracker.pending
+            slot = (C2S, key)
+            request = pending.get(slot)
+            if type(request) is PendingCall and (S2C, key) not in pending:
+                if self._call_result_route is None or not self._call_result(
+                    request, plain, line_no
+                ):
+                    return self._full(text, line_no, direction)
+                del pending[slot]
+                self._report.messages += 1
+                tracker = self._tracker
+                tracker.messages += 1
+                tracker.session.messages += 1
+                return text
+        return self._result(text, None, request_id, plain, line_no, direction)
 
     def _answered_request(
         self,
@@ -565,11 +694,7 @@ class OnePass:
         return apply_edits(text, edits) if edits else text
 
     def _call_result(
-        self,
-        request: PendingCall,
-        plain: PlainToolResult | None,
-        route: frozenset[Fact],
-        line_no: int,
+        self, request: PendingCall, plain: PlainToolResult | None, line_no: int
     ) -> bool:
         """Whether a tools/call result is decided here: a plain success its rules keep quiet on.
 
@@ -578,30 +703,31 @@ class OnePass:
         if plain is None or plain.is_error:  # an error result: the classifier's to read
             return False
         session = request.session
-        version = session.version
-        if (
-            Fact.TOOLS_SHAPE_VALID in route
-            and version is not None
-            and not self._version_accepts(version, SCHEMA_VALID_VERSIONS)
-        ):
+        plan = self._plan(session, request.name)
+        if not plan.result_admitted:
             return False
-        if Fact.STRUCTURED_VALID in route:
-            tool = session.catalog.tools.get(request.name)
-            if tool is not None and "outputSchema" in tool:
-                structured = plain.structured_content
-                if not structured:  # MCP204: the declared structure is missing
+        if plan.declares_output:
+            structured = plain.structured_content
+            if not structured:  # MCP204: the declared structure is missing
+                return False
+            checker = plan.output
+            if checker is not None:
+                try:
+                    value = orjson.loads(bytes(structured))
+                except ValueError:
                     return False
-                checker = self._tool_schemas.get(tool["outputSchema"], version)
-                if checker is not None:
-                    try:
-                        value = orjson.loads(bytes(structured))
-                    except ValueError:
-                        return False
-                    if not _valid(checker, value):
-                        return False
+                if not _valid(checker, value):
+                    return False
         if self._records_calls:
-            track = session.track(request.name)
-            if track is not None:
+            track = plan.track
+            if track is None:
+                track = plan.track = session.track(request.name)
+                if track is None:  # the session holds too many tools to track more
+                    return True
+            if track.successes >= ARGUMENT_SAMPLE:  # what record_success does past its sample
+                track.successes += 1
+                track.last_success = line_no
+            else:
                 arguments = request.arguments
                 track.record_success(line_no, arguments if type(arguments) is dict else {})
         return True

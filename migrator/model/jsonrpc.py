@@ -89,7 +89,7 @@ def envelope_message(
     )
 
 
-_SMALLEST_INT, _BIGGEST_INT = -(1 << 63), (1 << 64) - 1
+SMALLEST_JSON_INT, BIGGEST_JSON_INT = -(1 << 63), (1 << 64) - 1
 
 
 def fits_json_int(value: int) -> bool:
@@ -98,7 +98,7 @@ def fits_json_int(value: int) -> bool:
     Beyond 64 bits it reads a float, while msgspec keeps the integer; an id
     decoded both ways must be the same id, so such lines take the exact path.
     """
-    return _SMALLEST_INT <= value <= _BIGGEST_INT
+    return SMALLEST_JSON_INT <= value <= BIGGEST_JSON_INT
 
 
 def object_starts(raw: msgspec.Raw) -> bool:
