@@ -296,8 +296,10 @@ def test_what_a_call_is_checked_against_follows_the_catalog_and_the_version() ->
     sends its calls the full way.
     """
     add = TOOLS[0]
-    relisted = {"name": "add", "inputSchema": {"type": "object",
-                                               "properties": {"a": {"type": "string"}}}}
+    relisted = {
+        "name": "add",
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}},
+    }
     lines: list[Any] = [
         {"jsonrpc": "2.0", "id": 0, "method": "initialize",
          "params": {"protocolVersion": "2025-11-25", "capabilities": {},
