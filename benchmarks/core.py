@@ -7,17 +7,22 @@ the jq one-liner, and the one pass against the full way (the reference core,
 ``MCP_TRANSCRIPTS_REFERENCE_CORE=1``). CPU time is printed beside wall time because
 a shared machine's load moves wall time more than the work does.
 
+``--against REV`` also runs check and ``fix --diff`` with the code of a git revision
+(checked out once into ``.bench/``), in the same run, so a change is measured against
+what it changed on the same machine at the same time.
+
 ``--per-kind`` prints instead what one line of each kind costs the one pass (CPU
 microseconds, best of ``--repeat`` in this process, the file already in memory), to
-show where a run's time goes.
+show where a run's time goes; with ``--against`` it prints the revision's column beside.
 
 Usage:
-    python benchmarks/core.py [--messages 200000] [--repeat 3] [--per-kind]
+    python benchmarks/core.py [--messages 200000] [--repeat 3] [--against REV] [--per-kind]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -54,13 +59,34 @@ def transcript(messages: int) -> Path:
     return path
 
 
-def measure(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, float, float]:
+def checkout(revision: str) -> Path:
+    """The tree of ``revision``, extracted once under ``.bench/`` (``python -m migrator`` there runs it)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+    ).stdout.strip()  # fmt: skip
+    tree = WORK / f"tree-{commit[:12]}"
+    if not tree.exists():
+        partial = WORK / f"tree-{commit[:12]}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", commit], capture_output=True, cwd=ROOT, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
+        partial.rename(tree)
+    return tree
+
+
+def measure(
+    argv: list[str], repeat: int, env: dict[str, str], cwd: Path = ROOT
+) -> tuple[float, float, float]:
     """Median wall seconds, median CPU seconds and the largest peak RSS (MB) of ``argv``."""
     walls, cpus, peaks = [], [], []
     for _ in range(repeat):
         done = subprocess.run(
             [sys.executable, "-c", TIMER, *argv],
-            capture_output=True, text=True, cwd=ROOT, check=True, env=env,
+            capture_output=True, text=True, cwd=cwd, check=True, env=env,
         )  # fmt: skip
         code, wall, cpu, peak = done.stdout.split()
         if int(code) not in (0, 1):
@@ -95,8 +121,11 @@ def line_kind(message: dict[str, object]) -> str:
     return "result"
 
 
-def per_kind(path: Path, repeat: int) -> None:
-    """The one pass's CPU time per line, by kind of line, best of ``repeat`` passes."""
+def per_kind_costs(path: Path, repeat: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The one pass's CPU nanoseconds by kind of line (best of ``repeat`` passes), and the counts.
+
+    It measures the ``migrator`` that imports first: the one of the folder it runs in.
+    """
     import orjson
 
     from migrator.engine.options import Options
@@ -125,13 +154,41 @@ def per_kind(path: Path, repeat: int) -> None:
     for kind in kinds:
         counts[kind] = counts.get(kind, 0) + 1
     counts["all lines"] = len(lines)
-    print(f"{path.name}: {len(lines)} lines, CPU time per line of the one pass, best of {repeat}")
-    print(f"{'kind of line':36s} {'lines':>8s} {'us/line':>8s} {'us/line of the file':>20s}")
+    return best, counts
+
+
+# Runs per_kind_costs in a fresh process in a revision's tree (its migrator first on the path).
+PER_KIND = f"""
+import json, sys
+sys.path.append({str(ROOT / "benchmarks")!r})
+from pathlib import Path
+from core import per_kind_costs
+print(json.dumps(per_kind_costs(Path(sys.argv[1]), int(sys.argv[2]))[0]))
+"""
+
+
+def per_kind(path: Path, repeat: int, against: str | None) -> None:
+    """Print the one pass's CPU time per line, by kind; with ``against``, that revision's beside."""
+    best, counts = per_kind_costs(path, repeat)
+    theirs: dict[str, int] = {}
+    if against is not None:
+        done = subprocess.run(
+            [sys.executable, "-c", PER_KIND, str(path), str(repeat)],
+            capture_output=True, text=True, cwd=checkout(against), check=True,
+        )  # fmt: skip
+        theirs = json.loads(done.stdout)
+    lines = counts["all lines"]
+    print(f"{path.name}: {lines} lines, CPU time per line of the one pass, best of {repeat}")
+    header = f"{'kind of line':36s} {'lines':>8s} {'us/line':>8s} {'us/line of the file':>20s}"
+    print(header + (f" {'us/line at ' + against:>20s}" if against else ""))
     for kind in sorted(best, key=lambda k: -best[k]):
-        print(
+        row = (
             f"{kind:36s} {counts[kind]:8d} {best[kind] / counts[kind] / 1e3:8.2f} "
-            f"{best[kind] / len(lines) / 1e3:20.2f}"
+            f"{best[kind] / lines / 1e3:20.2f}"
         )
+        if kind in theirs:
+            row += f" {theirs[kind] / counts[kind] / 1e3:20.2f}"
+        print(row)
 
 
 def main() -> None:
@@ -139,33 +196,44 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--per-kind", action="store_true", help="CPU time per line, by kind")
+    parser.add_argument("--against", metavar="REV", help="also measure a git revision's code")
     args = parser.parse_args()
     path = transcript(args.messages)
     if args.per_kind:
         sys.path.insert(0, str(ROOT))
-        per_kind(path, args.repeat)
+        per_kind(path, args.repeat, args.against)
         return
     env = {k: v for k, v in os.environ.items() if k != "MCP_TRANSCRIPTS_REFERENCE_CORE"}
     reference = {**env, "MCP_TRANSCRIPTS_REFERENCE_CORE": "1"}
     cli = [sys.executable, "-m", "migrator"]
-    tasks: list[tuple[str, list[str], dict[str, str]]] = [
-        ("orjson line loop", [sys.executable, "-c", ORJSON_LOOP, str(path)], env),
+    tasks: list[tuple[str, list[str], dict[str, str], Path]] = [
+        ("orjson line loop", [sys.executable, "-c", ORJSON_LOOP, str(path)], env, ROOT),
     ]
     if shutil.which("jq"):
-        tasks.append(("jq select", ["jq", "-c", "select(.error.code == -32602)", str(path)], env))
+        jq = ["jq", "-c", "select(.error.code == -32602)", str(path)]
+        tasks.append(("jq select", jq, env, ROOT))
+    check = [*cli, "check", "-q", "-j", "1", "--format", "json", str(path)]
+    fix_diff = [*cli, "fix", "--diff", "-q", "-j", "1", str(path)]
     tasks += [
-        ("check", [*cli, "check", "-q", "-j", "1", "--format", "json", str(path)], env),
-        ("check (reference core)", [*cli, "check", "-q", "-j", "1", "--format", "json", str(path)], reference),
-        ("fix --diff", [*cli, "fix", "--diff", "-q", "-j", "1", str(path)], env),
-        ("fix --diff (reference core)", [*cli, "fix", "--diff", "-q", "-j", "1", str(path)], reference),
+        ("check", check, env, ROOT),
+        ("check (reference core)", check, reference, ROOT),
+        ("check, default -j", [*cli, "check", "-q", "--format", "json", str(path)], env, ROOT),
+        ("fix --diff", fix_diff, env, ROOT),
+        ("fix --diff (reference core)", fix_diff, reference, ROOT),
     ]  # fmt: skip
+    if args.against:
+        tree = checkout(args.against)
+        tasks += [
+            (f"check at {args.against}", check, env, tree),
+            (f"fix --diff at {args.against}", fix_diff, env, tree),
+        ]
     megabytes = path.stat().st_size / 1e6
     print(f"{path.name}: {args.messages} messages, {megabytes:.0f} MB, median of {args.repeat}")
-    print(f"{'task':30s} {'wall s':>8s} {'cpu s':>8s} {'MB/s':>7s} {'peak MB':>8s}")
+    print(f"{'task':34s} {'wall s':>8s} {'cpu s':>8s} {'MB/s':>7s} {'peak MB':>8s}")
     results: dict[str, tuple[float, float, float]] = {}
-    for name, argv, task_env in tasks:
-        results[name] = wall, cpu, peak = measure(argv, args.repeat, task_env)
-        print(f"{name:30s} {wall:8.2f} {cpu:8.2f} {megabytes / wall:7.0f} {peak:8.0f}")
+    for name, argv, task_env, cwd in tasks:
+        results[name] = wall, cpu, peak = measure(argv, args.repeat, task_env, cwd)
+        print(f"{name:34s} {wall:8.2f} {cpu:8.2f} {megabytes / wall:7.0f} {peak:8.0f}")
     base = results["orjson line loop"]
     print("ratios (wall; cpu):")
 
@@ -175,7 +243,9 @@ def main() -> None:
             cpu = results[numerator][1] / results[denominator][1]
             print(f"  {label:48s} {wall:6.2f}; {cpu:6.2f}")
 
-    for task in ("check", "fix --diff", "check (reference core)", "fix --diff (reference core)"):
+    for task in results:
+        if task in ("orjson line loop", "jq select"):
+            continue
         print(
             f"  {task + ': share of the orjson loop':48s} "
             f"{base[0] / results[task][0]:6.2f}; {base[1] / results[task][1]:6.2f}"
@@ -185,6 +255,14 @@ def main() -> None:
     ratio(
         "fix --diff: one pass over the reference core", "fix --diff (reference core)", "fix --diff"
     )
+    ratio("check: default -j over -j 1", "check", "check, default -j")
+    if args.against:
+        ratio(f"check: this tree over {args.against}", f"check at {args.against}", "check")
+        ratio(
+            f"fix --diff: this tree over {args.against}",
+            f"fix --diff at {args.against}",
+            "fix --diff",
+        )
 
 
 if __name__ == "__main__":
