@@ -15,13 +15,19 @@ what it changed on the same machine at the same time.
 microseconds, best of ``--repeat`` in this process, the file already in memory), to
 show where a run's time goes; with ``--against`` it prints the revision's column beside.
 
+``--live`` prints what judging a line costs a proxy (``proxy`` over stdio or HTTP: fix
+mode, each line's direction known, findings logged and dropped): CPU microseconds per
+line through :class:`migrator.live.fixer.LiveFixer`, the one pass and the full way, best
+of ``--repeat`` in this process.
+
 Usage:
-    python benchmarks/core.py [--messages 200000] [--repeat 3] [--against REV] [--per-kind]
+    python benchmarks/core.py [--messages 200000] [--repeat 3] [--against REV] [--per-kind | --live]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -191,14 +197,57 @@ def per_kind(path: Path, repeat: int, against: str | None) -> None:
         print(row)
 
 
+def live(path: Path, repeat: int) -> None:
+    """Print the CPU time per line a proxy spends judging the file's traffic, both ways."""
+    from generate import sent_by_server
+
+    from migrator.engine import onepass
+    from migrator.engine.options import Mode, Options
+    from migrator.live.fixer import LiveFixer
+    from migrator.model.units import Direction
+
+    lines = [
+        (line.encode(), Direction.SERVER_TO_CLIENT if server else Direction.CLIENT_TO_SERVER)
+        for line, server in sent_by_server(path.read_text(encoding="utf-8").splitlines(True))
+    ]
+    logged: list[str] = []
+
+    def best(reference: bool) -> tuple[float, int]:
+        spent, summary = [], ""
+        for _ in range(repeat):
+            with onepass.reference_core() if reference else contextlib.nullcontext():
+                fixer = LiveFixer("<proxy>", Options(mode=Mode.FIX), logged.append, quiet=True)
+                started = time.thread_time_ns()
+                for line, direction in lines:
+                    fixer(line, direction)
+                spent.append(time.thread_time_ns() - started)
+            summary = fixer.summary()
+        print(f"  {'full way' if reference else 'one pass'}: {summary}")
+        return min(spent) / len(lines) / 1e3, fixer.pipeline.one_pass.lines_full_way
+
+    print(
+        f"{path.name}: {len(lines)} lines through a proxy (fix), CPU time per line, best of {repeat}"
+    )
+    one_pass, full_way_lines = best(False)
+    full_way, _ = best(True)
+    print(f"  one pass  {one_pass:7.2f} us/line ({full_way_lines} lines went the full way)")
+    print(f"  full way  {full_way:7.2f} us/line")
+    print(f"  full way over one pass: {full_way / one_pass:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--per-kind", action="store_true", help="CPU time per line, by kind")
     parser.add_argument("--against", metavar="REV", help="also measure a git revision's code")
+    parser.add_argument("--live", action="store_true", help="CPU time per line through a proxy")
     args = parser.parse_args()
     path = transcript(args.messages)
+    if args.live:
+        sys.path.insert(0, str(ROOT))
+        live(path, args.repeat)
+        return
     if args.per_kind:
         sys.path.insert(0, str(ROOT))
         per_kind(path, args.repeat, args.against)

@@ -261,6 +261,33 @@ def generate(messages: int, seed: int = 1303) -> Iterator[str]:
             yield line
 
 
+# What the server sends of the generated traffic, besides its answers.
+SERVER_SENDS = frozenset({"ping", "sampling/createMessage", "notifications/progress"})
+
+
+def sent_by_server(lines: Iterator[str] | list[str]) -> Iterator[tuple[str, bool]]:
+    """Each generated line with whether the server sent it, as a proxy between the two knows.
+
+    Requests and notifications are the client's unless :data:`SERVER_SENDS` names them;
+    a response is the side's that did not send the request it answers.
+    """
+    asked_by_server: set[str] = set()
+    for line in lines:
+        message = json.loads(line)
+        request_id = json.dumps(message.get("id"))
+        method = message.get("method")
+        if method is not None:
+            server = method in SERVER_SENDS
+            if server and "id" in message:
+                asked_by_server.add(request_id)
+        elif request_id in asked_by_server:
+            asked_by_server.discard(request_id)
+            server = False
+        else:
+            server = True
+        yield line, server
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

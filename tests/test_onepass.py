@@ -27,13 +27,15 @@ from migrator.engine.results import FileReport
 from migrator.errors import MigratorError
 from migrator.judge import classify as classify_module
 from migrator.judge import schemas, validation
+from migrator.live.fixer import LiveFixer
 from migrator.model.tool_calls import PLAIN_CALL_VALID_VERSIONS, plain_call
+from migrator.model.units import Direction
 from migrator.rules import base
 from migrator.rules.registry import all_rules, rule_set
 from tests.conftest import ROOT, examples
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from generate import generate  # the benchmark's own generator
+from generate import generate, sent_by_server  # the benchmark's own generator
 
 WIRE_CODES = [rule.code for rule in all_rules() if rule.found_in == "transcript"]
 SELECTIONS: list[frozenset[str] | None] = [None, *(frozenset({code}) for code in WIRE_CODES)]
@@ -469,3 +471,38 @@ def test_anything_else_is_not_a_plain_call(params: str) -> None:
 def test_the_report_command_reads_every_verdict_the_full_way() -> None:
     pipeline = Pipeline("t.jsonl", dataclasses.replace(Options(), servers=True), FileReport("t"))
     assert not pipeline.one_pass.enabled
+
+
+# -- the proxies share the one pass ---------------------------------------------------
+
+
+def _with_directions(corpus: str) -> list[tuple[bytes, Direction]]:
+    """Each line with the side that sent it, as a proxy knows it."""
+    return [
+        (line.encode(), Direction.SERVER_TO_CLIENT if server else Direction.CLIENT_TO_SERVER)
+        for line, server in sent_by_server(corpus.splitlines(keepends=True))
+    ]
+
+
+def _through_a_proxy(lines: list[tuple[bytes, Direction]], options: Options) -> tuple[Any, ...]:
+    logged: list[str] = []
+    fixer = LiveFixer("<proxy>", options, logged.append)
+    forwarded = [fixer(line, direction) for line, direction in lines]
+    return forwarded, logged, fixer.summary(), fixer.pipeline.one_pass.lines_full_way
+
+
+def test_a_proxy_forwards_what_the_full_way_forwards_and_sends_valid_calls_through_the_one_pass(
+    benchmark_corpus: str,
+) -> None:
+    lines = _with_directions(benchmark_corpus)
+    for options in (Options(mode=Mode.FIX), Options()):
+        forwarded, logged, summary, full_way = _through_a_proxy(lines, options)
+        with onepass.reference_core():
+            reference = _through_a_proxy(lines, options)
+        assert (forwarded, logged, summary) == reference[:3]
+        assert reference[3] == len(lines)  # the reference sends every line the full way
+        assert full_way < len(lines) // 4  # the one pass decided the rest itself
+        rewritten = sum(out != line for out, (line, _) in zip(forwarded, lines, strict=True))
+        # The corpus's -32602 answers are rewritten when fixing, and only then.
+        assert (rewritten > 0) is options.apply_fixes
+        assert logged  # findings are logged either way

@@ -587,10 +587,11 @@ class OnePass:
         """A line read whole as a plain tools/call response: the common answer, paired directly.
 
         The usual line answers a :class:`PendingCall` a client sent, and nothing
-        else in flight shares its id; anything else is paired by :meth:`_result`.
+        else in flight shares its id (or a proxy says the server sent it); anything
+        else is paired by :meth:`_result`.
         """
         id_type = type(request_id)
-        if direction is None and (
+        if direction is not C2S and (
             id_type is str
             or (id_type is int and SMALLEST_JSON_INT <= request_id <= BIGGEST_JSON_INT)
         ):
@@ -598,7 +599,7 @@ class OnePass:
             pending = self._tracker.pending
             slot = (C2S, key)
             request = pending.get(slot)
-            if type(request) is PendingCall and (S2C, key) not in pending:
+            if type(request) is PendingCall and (direction is S2C or (S2C, key) not in pending):
                 if self._call_result_route is None or not self._call_result(
                     request, plain, line_no
                 ):

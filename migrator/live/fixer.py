@@ -1,9 +1,10 @@
 """The engine on live traffic: judge every line, rewrite what the server sends.
 
 :class:`LiveFixer` is a relay hook (see :mod:`migrator.live.relay`). Every line
-of both directions goes through one :class:`~migrator.engine.pipeline.Pipeline` with its
-known direction, so the session model sees each request before its answer, the
-handshake and the tool catalog. Client lines are forwarded unchanged; a server
+of both directions goes through one :class:`~migrator.engine.pipeline.Pipeline`'s one
+pass (:mod:`migrator.engine.onepass`, the core ``check`` and ``fix`` run on a file) with
+its known direction, so the session model sees each request before its answer, the
+handshake and the tool catalog, and a valid call costs what it costs in a file. Client lines are forwarded unchanged; a server
 line is forwarded as the pipeline returns it (rewritten when a rule fixed it).
 
 A rewrite that fails validation is never sent: the original line is forwarded
@@ -18,7 +19,6 @@ from migrator.errors import UnsafeRewriteError
 from migrator.live.relay import Log
 from migrator.model.source import decode, encode
 from migrator.model.units import Direction
-from migrator.readers.wire import wire_unit
 
 
 class LiveFixer:
@@ -34,6 +34,7 @@ class LiveFixer:
     def __init__(self, path: str, options: Options, log: Log, *, quiet: bool = False) -> None:
         self.report = FileReport(path, format="wire", detection="live traffic, directions known")
         self.pipeline = Pipeline(path, options, self.report)
+        self._feed = self.pipeline.one_pass.feed  # what it cannot decide goes the full way
         self.options = options
         self.log = log
         self.quiet = quiet
@@ -46,10 +47,9 @@ class LiveFixer:
         """Judge one line; return it, or its rewrite for a server line a rule fixed."""
         self.lines += 1
         text = decode(line)
-        unit = wire_unit(text, self.lines, direction)
         out = text
         try:
-            out = self.pipeline.handle(unit)
+            out = self._feed(text, self.lines, direction)
         except UnsafeRewriteError as exc:
             self.refused += 1
             self.log(f"{exc}; forwarded the original line")
@@ -68,6 +68,8 @@ class LiveFixer:
     def _drain(self, rewritten: bool) -> None:
         """Log the findings of the last line and forget them."""
         findings = self.report.findings
+        if not findings:  # most lines: nothing to log, nothing to forget
+            return
         self.findings += len(findings)
         if not self.quiet:
             for finding in findings:
