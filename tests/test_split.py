@@ -208,3 +208,22 @@ def _dead_pid() -> int:
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
     )
     return int(done.stdout)
+
+
+def test_a_split_run_reads_the_file_for_its_cuts_once(
+    transcript: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Finding the cuts reads the file up to the last one (it counts lines): on a big file
+    # that is time no worker can share, so split_run does it once and hands the cuts on.
+    looked: list[int] = []
+    real_stretches = stretches.stretches
+
+    def counted(path: str, parts: int, storage_options: object = ()) -> list[stretches.Stretch]:
+        looked.append(parts)
+        return real_stretches(path, parts)
+
+    monkeypatch.setattr(stretches, "stretches", counted)
+    outcome = stretches.split_run(str(transcript), Options(), 2, None)
+    assert outcome is not None and not isinstance(outcome[0], Exception)
+    assert looked == [2]
+    assert list(outcome[0].findings) == list(check_file(transcript).findings)

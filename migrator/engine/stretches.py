@@ -216,15 +216,25 @@ def merge_stretches(head: FileReport, reports: list[FileReport]) -> FileReport:
     return head
 
 
-def run_split(path: str, options: Options, jobs: int, *, backup: str | None = None) -> FileReport:
+def run_split(
+    path: str,
+    options: Options,
+    jobs: int,
+    *,
+    backup: str | None = None,
+    pieces: list[Stretch] | None = None,
+) -> FileReport:
     """Check (with ``options.apply_fixes``, fix in place) one wire file on ``jobs`` processes.
 
     Findings, counts and written bytes are those of a run in one process.
+    ``pieces`` are the file's :func:`stretches` when the caller has them already
+    (finding them reads the file up to the last cut).
 
     Raises:
         MigratorError: as a run in one process raises it, or when a worker dies.
     """
-    pieces = stretches(path, jobs)
+    if pieces is None:
+        pieces = stretches(path, jobs)
     head = head_report(path, options)
     fixing = options.apply_fixes
     real = snapshot = None
@@ -310,9 +320,10 @@ def split_run(
     try:
         if Path(path).stat().st_size < 2 * MIN_STRETCH_BYTES or not splittable(path, options):
             return None
-        if len(stretches(path, jobs)) < 2:
+        pieces = stretches(path, jobs)
+        if len(pieces) < 2:
             return None
-        report = run_split(path, options, jobs, backup=backup)
+        report = run_split(path, options, jobs, backup=backup, pieces=pieces)
     except OSError:
         return None  # unreadable: the usual path words the error
     except MigratorError as exc:
