@@ -185,6 +185,40 @@ def test_an_earlier_sessions_listing_is_a_schema_to_check_against() -> None:
     assert [f.code for f in check_text(valid).findings if f.code.startswith("MCP1")] == ["MCP103"]
 
 
+def test_an_earlier_listing_is_read_in_the_dialect_of_the_session_that_calls() -> None:
+    # The listing came in a 2025-06-18 session (draft-07, which ignores prefixItems) and
+    # was used there; the failing call is in a 2025-11-25 session (2020-12): its arguments
+    # break the schema as 2020-12 reads it, so the -32602 is an input validation failure.
+    def handshake(request_id: int, version: str) -> list[str]:
+        params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c"}}
+        result = {"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "s"}}
+        return [
+            json.dumps(
+                {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params}
+            ),
+            json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}),
+        ]
+
+    schema = {
+        "type": "object",
+        "properties": {"xs": {"type": "array", "prefixItems": [{"type": "string"}]}},
+    }
+    tools = {"tools": [{"name": "tag", "inputSchema": schema}]}
+    text = transcript(
+        *handshake(0, "2025-06-18"),
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        json.dumps({"jsonrpc": "2.0", "id": 1, "result": tools}),
+        call(2, "tag", {"xs": [1]}),  # valid as draft-07 reads the schema
+        ok(2),
+        *handshake(10, "2025-11-25"),
+        call(11, "tag", {"xs": [1]}),
+        error(11, -32602, "Invalid params"),
+    )
+    findings = check_text(text).findings
+    assert [(f.request_id, f.code) for f in findings] == [(11, "MCP101")]
+    assert any("1 is not a string at arguments.xs[0]" in line for line in findings[0].evidence)
+
+
 # -- real recordings -----------------------------------------------------------------------------
 
 

@@ -261,3 +261,21 @@ def test_tool_schemas_are_compiled_once_per_process() -> None:
     assert first is not None and first is again
     other_dialect = validation.ToolSchemas().get(schema, "2025-11-25")
     assert other_dialect is not None and other_dialect is not first
+
+
+def test_one_schema_object_read_in_two_dialects_gets_a_validator_for_each() -> None:
+    # prefixItems is a keyword of 2020-12 (from 2025-11-25); draft-07 (before) ignores it.
+    # The same object is asked for in both when a session's call is judged by the
+    # listing of an earlier session with another version.
+    cache = validation.ToolSchemas()
+    schema = {
+        "type": "object",
+        "properties": {"xs": {"type": "array", "prefixItems": [{"type": "string"}]}},
+    }
+    arguments = {"xs": [1]}
+    draft_07 = cache.get(schema, "2025-06-18")
+    draft_2020_12 = cache.get(schema, "2025-11-25")
+    assert draft_07 is not None and draft_2020_12 is not None
+    assert draft_07.is_valid(arguments)
+    assert not draft_2020_12.is_valid(arguments)
+    assert cache.get(schema, "2025-06-18") is draft_07  # each is still looked up by identity

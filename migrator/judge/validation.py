@@ -256,15 +256,18 @@ class ToolSchemas:
     MAX_ENTRIES = 1024
 
     def __init__(self) -> None:
-        self._by_identity: dict[int, tuple[Any, FastValidator | None]] = {}
+        # A shortcut to the content cache by the schema object's identity and the dialect:
+        # one object can be read in two dialects (an earlier session's listing, judged
+        # by a later session's version), and each reads the schema its own way.
+        self._by_identity: dict[tuple[int, str], tuple[Any, FastValidator | None]] = {}
         self._by_content = _COMPILED_BY_CONTENT
 
     def get(self, schema: Any, version: str | None) -> FastValidator | None:
         """The validator for a tool schema, or ``None`` if it is not a usable schema."""
-        cached = self._by_identity.get(id(schema))
+        dialect = default_dialect(version)
+        cached = self._by_identity.get((id(schema), dialect))
         if cached is not None and cached[0] is schema:
             return cached[1]
-        dialect = default_dialect(version)
         try:
             key = dialect + json.dumps(schema, sort_keys=True)
         except (TypeError, ValueError):
@@ -281,7 +284,7 @@ class ToolSchemas:
                     self._by_content[key] = built
         if len(self._by_identity) >= self.MAX_ENTRIES:
             self._by_identity.clear()  # only a shortcut to the content cache
-        self._by_identity[id(schema)] = (schema, built)
+        self._by_identity[id(schema), dialect] = (schema, built)
         return built
 
     @staticmethod
