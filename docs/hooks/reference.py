@@ -164,6 +164,7 @@ def render_cli_reference(lang: str = "en") -> str:
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every command under ``parser``, by its name from there: ``check``, ``schema fetch``, ..."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             seen: set[int] = set()
@@ -171,6 +172,8 @@ def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argpars
                 if id(sub) not in seen:  # aliases point at the same parser
                     seen.add(id(sub))
                     yield name, sub
+                    for inner, nested in _subcommands(sub):  # `schema fetch`, `schema list`
+                        yield f"{name} {inner}", nested
 
 
 def _render_parser(

@@ -53,6 +53,31 @@ def test_a_help_text_without_a_translation_fails_the_build(monkeypatch: pytest.M
     assert "print the evidence" in hook.render_cli_reference("en")
 
 
+def test_every_command_has_its_section_in_both_languages() -> None:
+    # Nested commands too (`schema fetch`, `schema list`): their arguments are documented
+    # nowhere else.
+    import argparse
+
+    from migrator.cli import build_parser
+
+    def commands(parser: argparse.ArgumentParser, prefix: str) -> list[str]:
+        found = [prefix]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += commands(sub, f"{prefix} {name}")
+        return found
+
+    hook = reference_hook()
+    every = commands(build_parser(), "mcp-transcripts")
+    assert "mcp-transcripts schema fetch" in every
+    for lang in ("en", "zh"):
+        page = hook.render_cli_reference(lang)
+        for command in every:
+            assert f"## `{command}` {{#" in page, (lang, command)
+    assert "| `--sha256` |" in hook.render_cli_reference("en")
+
+
 def api_hook() -> ModuleType:
     path = ROOT / "docs" / "hooks" / "api_zh.py"
     spec = importlib.util.spec_from_file_location("api_zh_hook", path)
