@@ -174,15 +174,27 @@ print(json.dumps(per_kind_costs(Path(sys.argv[1]), int(sys.argv[2]))[0]))
 
 
 def per_kind(path: Path, repeat: int, against: str | None) -> None:
-    """Print the one pass's CPU time per line, by kind; with ``against``, that revision's beside."""
-    best, counts = per_kind_costs(path, repeat)
+    """Print the one pass's CPU time per line, by kind; with ``against``, that revision's beside.
+
+    With ``against`` both trees run in fresh processes, one pass each, taking turns
+    ``repeat`` times: whichever ran first or in the measuring process would otherwise
+    meet another machine than the other.
+    """
     theirs: dict[str, int] = {}
-    if against is not None:
-        done = subprocess.run(
-            [sys.executable, "-c", PER_KIND, str(path), str(repeat)],
-            capture_output=True, text=True, cwd=checkout(against), check=True,
-        )  # fmt: skip
-        theirs = json.loads(done.stdout)
+    if against is None:
+        best, counts = per_kind_costs(path, repeat)
+    else:
+        counts = per_kind_costs(path, 0)[1]
+        tree = checkout(against)
+        best = {}
+        for _ in range(repeat):
+            for cwd, into in ((ROOT, best), (tree, theirs)):
+                done = subprocess.run(
+                    [sys.executable, "-c", PER_KIND, str(path), "1"],
+                    capture_output=True, text=True, cwd=cwd, check=True,
+                )  # fmt: skip
+                for kind, nanoseconds in json.loads(done.stdout).items():
+                    into[kind] = min(into.get(kind, nanoseconds), nanoseconds)
     lines = counts["all lines"]
     print(f"{path.name}: {lines} lines, CPU time per line of the one pass, best of {repeat}")
     header = f"{'kind of line':36s} {'lines':>8s} {'us/line':>8s} {'us/line of the file':>20s}"
