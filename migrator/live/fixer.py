@@ -1,11 +1,12 @@
 """The engine on live traffic: judge every line, rewrite what the server sends.
 
 :class:`LiveFixer` is a relay hook (see :mod:`migrator.live.relay`). Every line
-of both directions goes through one :class:`~migrator.engine.pipeline.Pipeline`'s one
-pass (:mod:`migrator.engine.onepass`, the core ``check`` and ``fix`` run on a file) with
-its known direction, so the session model sees each request before its answer, the
-handshake and the tool catalog, and a valid call costs what it costs in a file. Client lines are forwarded unchanged; a server
-line is forwarded as the pipeline returns it (rewritten when a rule fixed it).
+of both directions goes, with its known direction, through the one pass of one
+:class:`~migrator.engine.pipeline.Pipeline` (:mod:`migrator.engine.onepass`, the core
+``check`` and ``fix`` run on a file), so the session model sees each request before
+its answer, the handshake and the tool catalog, and a valid call costs what it costs
+in a file. Client lines are forwarded unchanged; a server line is forwarded as the
+pipeline returns it (rewritten when a rule fixed it).
 
 A rewrite that fails validation is never sent: the original line is forwarded
 and the refusal logged. Findings are logged as they happen and then dropped,
