@@ -13,7 +13,8 @@ what it changed on the same machine at the same time.
 
 ``--per-kind`` prints instead what one line of each kind costs the one pass (CPU
 microseconds, best of ``--repeat`` in this process, the file already in memory), to
-show where a run's time goes; with ``--against`` it prints the revision's column beside.
+show where a run's time goes; with ``--against`` it prints the revision's column beside,
+both trees then measured in fresh processes, one pass each, taking turns.
 
 ``--live`` prints what judging a line costs a proxy (``proxy`` over stdio or HTTP: fix
 mode, each line's direction known, findings logged and dropped): CPU microseconds per
@@ -169,7 +170,7 @@ import json, sys
 sys.path.append({str(ROOT / "benchmarks")!r})
 from pathlib import Path
 from core import per_kind_costs
-print(json.dumps(per_kind_costs(Path(sys.argv[1]), int(sys.argv[2]))[0]))
+print(json.dumps(per_kind_costs(Path(sys.argv[1]), int(sys.argv[2]))))
 """
 
 
@@ -184,16 +185,16 @@ def per_kind(path: Path, repeat: int, against: str | None) -> None:
     if against is None:
         best, counts = per_kind_costs(path, repeat)
     else:
-        counts = per_kind_costs(path, 0)[1]
         tree = checkout(against)
-        best = {}
+        best, counts = {}, {}
         for _ in range(repeat):
             for cwd, into in ((ROOT, best), (tree, theirs)):
                 done = subprocess.run(
                     [sys.executable, "-c", PER_KIND, str(path), "1"],
                     capture_output=True, text=True, cwd=cwd, check=True,
                 )  # fmt: skip
-                for kind, nanoseconds in json.loads(done.stdout).items():
+                spent, counts = json.loads(done.stdout)  # the same file: the same counts
+                for kind, nanoseconds in spent.items():
                     into[kind] = min(into.get(kind, nanoseconds), nanoseconds)
     lines = counts["all lines"]
     print(f"{path.name}: {lines} lines, CPU time per line of the one pass, best of {repeat}")
@@ -256,13 +257,12 @@ def main() -> None:
     parser.add_argument("--live", action="store_true", help="CPU time per line through a proxy")
     args = parser.parse_args()
     path = transcript(args.messages)
-    if args.live:
+    if args.live or args.per_kind:  # measured in this process: this tree's migrator
         sys.path.insert(0, str(ROOT))
-        live(path, args.repeat)
-        return
-    if args.per_kind:
-        sys.path.insert(0, str(ROOT))
-        per_kind(path, args.repeat, args.against)
+        if args.live:
+            live(path, args.repeat)
+        else:
+            per_kind(path, args.repeat, args.against)
         return
     env = {k: v for k, v in os.environ.items() if k != "MCP_TRANSCRIPTS_REFERENCE_CORE"}
     reference = {**env, "MCP_TRANSCRIPTS_REFERENCE_CORE": "1"}

@@ -15,6 +15,7 @@ from migrator.engine.options import Mode
 from migrator.engine.pipeline import Options
 from migrator.errors import InputError
 from migrator.model.findings import FindingList
+from migrator.readers.storage import StorageOptions
 from tests.conftest import ROOT, run_cli
 
 
@@ -218,9 +219,11 @@ def test_a_split_run_reads_the_file_for_its_cuts_once(
     looked: list[int] = []
     real_stretches = stretches.stretches
 
-    def counted(path: str, parts: int, storage_options: object = ()) -> list[stretches.Stretch]:
+    def counted(
+        path: str, parts: int, storage_options: StorageOptions = ()
+    ) -> list[stretches.Stretch]:
         looked.append(parts)
-        return real_stretches(path, parts)
+        return real_stretches(path, parts, storage_options)
 
     monkeypatch.setattr(stretches, "stretches", counted)
     outcome = stretches.split_run(str(transcript), Options(), 2, None)
