@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from migrator.reporters.json import _nested
+from migrator.engine.results import FileReport, RunResult
+from migrator.model.findings import Finding, FindingList, FixSafety, Severity
+from migrator.reporters import ReportOptions
+from migrator.reporters.json import _BLOCK, _nested, document, report
 
 scalars = (
     st.none()
@@ -58,3 +62,32 @@ def test_values_orjson_refuses_or_words_differently_go_the_standard_way() -> Non
     assert _nested({"message": control, "evidence": [control]}, 2) == standard(
         {"message": control, "evidence": [control]}, 2
     )
+
+
+def _finding(line: int, **odd: Any) -> Finding:
+    fields: dict[str, Any] = {
+        "request_id": line,
+        "evidence": ("error code -32602", f"request at line {line - 1}"),
+        **odd,
+    }
+    return Finding(
+        "t.jsonl", line, 1, "MCP101", "validation-error-as-protocol-error", Severity.ERROR,
+        f"finding {line}", FixSafety.SAFE, tool="add", **fields,
+    )  # fmt: skip
+
+
+def test_the_document_is_json_dumps_text_across_blocks_with_odd_findings_among_them() -> None:
+    # Findings are written a block at a time; a block holding one finding orjson
+    # refuses (a huge id) or words differently (a float id, an evidence float) is
+    # written one finding at a time, and the text stays json.dumps's throughout.
+    odd = {
+        700: {"request_id": 2**70},
+        1300: {"request_id": 1e-7},
+        1900: {"evidence": (float("nan"),)},
+    }
+    findings = [_finding(line, **odd.get(line, {})) for line in range(2, 2 * _BLOCK + 700)]
+    result = RunResult(files=[FileReport("t.jsonl", findings=FindingList(findings))])
+    out = io.StringIO()
+    report(result, out, ReportOptions())
+    assert out.getvalue() == json.dumps(document(result), indent=2, ensure_ascii=False) + "\n"
+    assert out.getvalue().count('"code": "MCP101"') == len(findings)

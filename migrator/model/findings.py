@@ -68,9 +68,9 @@ class Finding:
             "column": self.column,
             "code": self.code,
             "slug": self.slug,
-            "severity": self.severity.value,
+            "severity": self.severity._value_,  # the enum's value without its property's cost
             "message": self.message,
-            "fixable": self.fixable.value if self.fixable else None,
+            "fixable": self.fixable._value_ if self.fixable else None,
             "request_id": self.request_id,
             "tool": self.tool,
             "evidence": list(self.evidence),

@@ -1,13 +1,14 @@
 """``--output-format json``: one document, described by ``schemas/findings.schema.json``.
 
-The document is written finding by finding rather than built in memory
-first: a large transcript can have a hundred thousand findings, and the
-output should not cost more memory than the findings themselves.
+The document is written a block of findings at a time rather than built in
+memory first: a large transcript can have a hundred thousand findings, and the
+output should not cost more memory than one block of them.
 """
 
 from __future__ import annotations
 
 import json
+from itertools import chain, islice
 from typing import Any, TextIO
 
 import orjson
@@ -43,6 +44,7 @@ def document(result: RunResult) -> dict[str, object]:
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
+_PLAIN_OR_LIST = _PLAIN | {list}
 
 
 def _orjson_writes_as_json(value: Any) -> bool:
@@ -78,20 +80,53 @@ def _nested(value: Any, depth: int) -> str:
     return text.replace("\n", "\n" + "  " * depth)
 
 
+_BLOCK = 512  # findings written per orjson call
+
+
+def _plain_block(dicts: list[dict[str, Any]]) -> bool:
+    """:func:`_orjson_writes_as_json` of every dict of a block, its values gone over in C."""
+    members = list(chain.from_iterable(map(dict.values, dicts)))
+    kinds = set(map(type, members))
+    if not kinds <= _PLAIN_OR_LIST:
+        return False
+    if list in kinds:
+        lists = [member for member in members if type(member) is list]
+        return set(map(type, chain.from_iterable(lists))) <= _PLAIN
+    return True
+
+
+def _findings(findings: list[dict[str, Any]]) -> str:
+    """Findings as the members of the document's ``findings`` list, indented to their depth.
+
+    A block of plain findings (every one, in practice) is written by one orjson
+    call, the rest one by one by :func:`_nested`; the text is the same.
+    """
+    if _plain_block(findings):
+        try:
+            text = orjson.dumps(findings, option=orjson.OPT_INDENT_2).decode()
+        except TypeError:  # an integer beyond 64 bits, a lone surrogate: one by one
+            pass
+        else:  # "[\n  {...},\n  {...}\n]", one level deeper and without its brackets
+            return text[1:-2].replace("\n", "\n  ")[1:]
+    return ",\n".join("    " + _nested(value, 2) for value in findings)
+
+
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """Write the document, indented as ``json.dump(indent=2)`` would, with a final newline."""
     out.write("{\n")
     out.write(f'  "version": {DOCUMENT_VERSION},\n')
     out.write(f'  "tool": {_nested({"name": "mcp-transcripts", "version": __version__}, 1)},\n')
     findings = result.iter_findings()
-    first = next(findings, None)
-    if first is None:
+    block = [finding.as_dict() for finding in islice(findings, _BLOCK)]
+    if not block:
         out.write('  "findings": [],\n')
     else:
         out.write('  "findings": [\n')
-        out.write("    " + _nested(first.as_dict(), 2))
-        for finding in findings:
-            out.write(",\n    " + _nested(finding.as_dict(), 2))
+        while block:
+            out.write(_findings(block))
+            block = [finding.as_dict() for finding in islice(findings, _BLOCK)]
+            if block:
+                out.write(",\n")
         out.write("\n  ],\n")
     out.write(f'  "summary": {_nested(summary(result), 1)}\n')
     out.write("}\n")
