@@ -83,14 +83,19 @@ class ArgumentChecker:
             wording = validator.wording(arguments)  # shared with the rules reading this call
         except Exception:  # a schema can fail only when used (an unresolvable $ref)
             return None
-        issues = tuple(
-            Issue(message, tuple(p for p in e.path if isinstance(p, (str, int))))
-            for e, message in zip(wording.errors, wording.messages, strict=True)
-        )
-        best = wording.best
-        if best is None:
-            return issues, None, None
-        return issues, str(best.validator), pointer(best.path)
+        classified: tuple[tuple[Issue, ...], str | None, str | None] | None = wording.classified
+        if classified is None:
+            issues = tuple(
+                Issue(message, tuple(p for p in e.path if isinstance(p, (str, int))))
+                for e, message in zip(wording.errors, wording.messages, strict=True)
+            )
+            best = wording.best
+            classified = wording.classified = (
+                (issues, None, None)
+                if best is None
+                else (issues, str(best.validator), pointer(best.path))
+            )
+        return classified
 
 
 def call_shape_problem(payload: Any) -> str | None:

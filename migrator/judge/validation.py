@@ -63,13 +63,16 @@ class Wording:
     messages in JSON's terms), and each part is computed on first use only.
     """
 
-    __slots__ = ("_messages", "_problem", "best", "errors")
+    __slots__ = ("_messages", "_problem", "best", "classified", "errors")
 
     def __init__(self, errors: list[ValidationError]) -> None:
         self.errors = errors  # every problem, sorted by path
         self.best = best_match(errors) if errors else None
         self._messages: tuple[str, ...] | None = None
         self._problem: SchemaProblem | None = None
+        # What the classifier made of it (ArgumentChecker.issues), made once: a
+        # wording is remembered by content, and a model repeats its bad calls.
+        self.classified: Any = None
 
     @property
     def messages(self) -> tuple[str, ...]:

@@ -119,16 +119,17 @@ def plain_result(raw: msgspec.Raw) -> PlainToolResult | None:
 
 
 def _plain(plain: PlainToolResult) -> bool:
-    """Whether a decoded result is within the plain subset (what the structs cannot say)."""
-    if plain.meta or (plain.structured_content and not object_starts(plain.structured_content)):
+    """Whether a decoded result is within the plain subset (what the structs cannot say).
+
+    Run on nearly every result of a file, so its byte checks are written out here
+    (a present member's raw text is never empty).
+    """
+    if plain.meta:
+        return False
+    structured = plain.structured_content
+    if structured and memoryview(structured)[0] != 0x7B:  # present, and not an object
         return False
     for block in plain.content:
-        if block.annotations or block.meta or not _string_starts(block.text):
+        if block.annotations or block.meta or memoryview(block.text)[0] != 0x22:  # not a string
             return False
     return True
-
-
-def _string_starts(raw: msgspec.Raw) -> bool:
-    """Whether a member's raw JSON is a string (its first byte is a quote)."""
-    view = memoryview(raw)
-    return len(view) > 0 and view[0] == 0x22

@@ -129,9 +129,10 @@ class ValidationErrorAsProtocolError(ToolCallRule):
         error = exchange.response.payload["error"]
         code = error.get("code") if isinstance(error, dict) else None
         version = exchange.version
+        severity = self.severity(exchange)
         when = (
             f"protocol {version} requires a tool result with isError: true"
-            if self.severity(exchange) is Severity.ERROR
+            if severity is Severity.ERROR
             else "from protocol 2025-11-25 it must be a tool result with isError: true"
         )
         message = (
@@ -139,6 +140,6 @@ class ValidationErrorAsProtocolError(ToolCallRule):
             f"JSON-RPC error {code}; {when}"
         )
         return Hit(
-            self.finding(exchange, verdict, ctx, message),
+            self.finding(exchange, verdict, ctx, message, severity=severity),
             lambda: rewrite_as_tool_error(exchange, verdict, ctx.unit_text, ctx.provenance),
         )
