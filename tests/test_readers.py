@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -179,6 +180,50 @@ def _separators_char_by_char(text: str) -> tuple[str, str]:
 def test_style_detection_agrees_with_reading_char_by_char(text: str) -> None:
     style = jsontext.detect_style(text)
     assert (style.item_separator, style.key_separator) == _separators_char_by_char(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(2**70), max_value=2**70)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=6),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+        ),
+        max_leaves=8,
+    ).flatmap(
+        lambda v: st.sampled_from(
+            [
+                json.dumps(v, separators=(",", ":"), ensure_ascii=False),
+                json.dumps(v, separators=(",", ":")),
+                json.dumps(v),
+                json.dumps(v, indent=2),
+            ]
+            + ([orjson.dumps(v).decode()] if _orjson_writes(v) else [])
+        )
+    )
+)
+def test_a_text_written_compact_is_styled_as_the_long_way_styles_it(text: str) -> None:
+    # The shortcut (is the text orjson's compact writing of itself?) must give the
+    # style that counting the separators and escapes gives.
+    style = jsontext.detect_style(text)
+    shortcut = jsontext._written_compact
+    jsontext._written_compact = lambda _text: False  # type: ignore[assignment]
+    try:
+        assert style == jsontext.detect_style(text)
+    finally:
+        jsontext._written_compact = shortcut
+
+
+def _orjson_writes(value: object) -> bool:
+    try:
+        orjson.dumps(value)
+    except TypeError:  # an integer beyond 64 bits, a lone surrogate
+        return False
+    return True
 
 
 def test_verbose_names_the_detected_format(tmp_path) -> None:

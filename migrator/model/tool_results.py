@@ -22,7 +22,6 @@ from typing import Literal
 
 import msgspec
 
-from migrator.model.jsonrpc import object_starts
 from migrator.model.units import Kind, SourceMessage
 
 _ABSENT = msgspec.Raw()  # an absent member: a present one is never empty
