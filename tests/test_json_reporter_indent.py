@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from migrator.engine.results import FileReport, RunResult
 from migrator.model.findings import Finding, FindingList, FixSafety, Severity
-from migrator.reporters import ReportOptions
-from migrator.reporters.json import _BLOCK, _nested, document, report
+from migrator.reporters import ReportOptions, jsonl
+from migrator.reporters.json import BLOCK, _nested, document, report
 
 scalars = (
     st.none()
@@ -85,9 +85,15 @@ def test_the_document_is_json_dumps_text_across_blocks_with_odd_findings_among_t
         1300: {"request_id": 1e-7},
         1900: {"evidence": (float("nan"),)},
     }
-    findings = [_finding(line, **odd.get(line, {})) for line in range(2, 2 * _BLOCK + 700)]
+    findings = [_finding(line, **odd.get(line, {})) for line in range(2, 2 * BLOCK + 700)]
     result = RunResult(files=[FileReport("t.jsonl", findings=FindingList(findings))])
     out = io.StringIO()
     report(result, out, ReportOptions())
     assert out.getvalue() == json.dumps(document(result), indent=2, ensure_ascii=False) + "\n"
     assert out.getvalue().count('"code": "MCP101"') == len(findings)
+    lines = io.StringIO()
+    jsonl.report(result, lines, ReportOptions())
+    assert lines.getvalue() == "".join(
+        json.dumps(finding, ensure_ascii=False, separators=(",", ":")) + "\n"
+        for finding in document(result)["findings"]  # type: ignore[attr-defined]
+    )

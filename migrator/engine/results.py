@@ -18,7 +18,16 @@ from typing import TYPE_CHECKING
 from migrator.engine import exitcodes
 from migrator.engine.options import Mode
 from migrator.errors import MigratorError, UnsafeRewriteError, WriteError
-from migrator.model.findings import Finding, FindingList, FixSafety, Severity, count_kinds
+from migrator.model.findings import (
+    ROW_KEY,
+    Finding,
+    FindingList,
+    FixSafety,
+    Row,
+    Severity,
+    count_kinds,
+    row_of,
+)
 
 if TYPE_CHECKING:
     from migrator.engine.fleet import ServerSightings
@@ -131,6 +140,10 @@ class RunResult:
         the files are merged as they stream.
         """
         return heapq.merge(*(_in_order(report.findings) for report in self.files))
+
+    def iter_rows(self) -> Iterator[Row]:
+        """The rows of :meth:`iter_findings` (no finding is made): for reporters of many findings."""
+        return heapq.merge(*(_rows_in_order(report.findings) for report in self.files), key=ROW_KEY)
 
     @property
     def findings(self) -> list[Finding]:
@@ -260,3 +273,9 @@ def _in_order(findings: Iterable[Finding]) -> Iterator[Finding]:
     if isinstance(findings, FindingList):
         return findings.in_order()
     return iter(sorted(findings))  # a plain list, as a filtered report may hold
+
+
+def _rows_in_order(findings: Iterable[Finding]) -> Iterator[Row]:
+    if isinstance(findings, FindingList):
+        return findings.rows_in_order()
+    return iter(sorted(map(row_of, findings), key=ROW_KEY))

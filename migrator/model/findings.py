@@ -59,25 +59,38 @@ class Finding:
 
     def as_dict(self) -> dict[str, Any]:
         """The finding as the JSON output format writes it (``trace_id``/``span_id`` only for spans)."""
-        located = (
-            {"trace_id": self.trace_id, "span_id": self.span_id} if self.span_id is not None else {}
-        )
-        return {
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
-            "code": self.code,
-            "slug": self.slug,
-            "severity": self.severity._value_,  # the enum's value without its property's cost
-            "message": self.message,
-            "fixable": self.fixable._value_ if self.fixable else None,
-            "request_id": self.request_id,
-            "tool": self.tool,
-            "evidence": list(self.evidence),
-            "pointer": self.pointer,
-            "keyword": self.keyword,
-            **located,
-        }
+        return row_as_dict(_row(self))
+
+
+Row = tuple[Any, ...]
+"""A finding's fields in their order (:data:`FIELDS`): how blocks of findings are kept and read."""
+
+
+def row_as_dict(row: Row) -> dict[str, Any]:
+    """:meth:`Finding.as_dict` of a finding's row, without making the finding."""
+    (
+        path, line, column, code, slug, severity, message, fixable,
+        request_id, tool, evidence, pointer, keyword, trace_id, span_id,
+    ) = row  # fmt: skip
+    out = {
+        "path": path,
+        "line": line,
+        "column": column,
+        "code": code,
+        "slug": slug,
+        "severity": severity._value_,  # the enum's value without its property's cost
+        "message": message,
+        "fixable": fixable._value_ if fixable else None,
+        "request_id": request_id,
+        "tool": tool,
+        "evidence": list(evidence),
+        "pointer": pointer,
+        "keyword": keyword,
+    }
+    if span_id is not None:
+        out["trace_id"] = trace_id
+        out["span_id"] = span_id
+    return out
 
 
 CountKey = tuple[str, Severity, "FixSafety | None"]
@@ -114,13 +127,21 @@ class PackedFindings:
 
     def unpack(self) -> list[Finding]:
         """The findings of the block, in their order."""
-        rows: list[tuple[Any, ...]] = pickle.loads(zlib.decompress(self.data))
-        return [Finding(*row) for row in rows]
+        return [Finding(*row) for row in self.rows()]
+
+    def rows(self) -> list[Row]:
+        """The rows of the block's findings, in their order (no finding is made)."""
+        rows: list[Row] = pickle.loads(zlib.decompress(self.data))
+        return rows
 
 
 # Findings are pickled as plain rows of their fields: pickling the dataclass itself goes
 # through its Python-level __getstate__/__setstate__, four times slower both ways.
-_row = operator.attrgetter(*(f.name for f in fields(Finding)))
+FIELDS = tuple(f.name for f in fields(Finding))
+_row = row_of = operator.attrgetter(*FIELDS)
+"""A finding's row."""
+ROW_KEY = operator.itemgetter(0, 1, 2, 3)
+"""What rows sort by: path, line, column and code, as findings compare."""
 
 
 class FindingList:
@@ -212,6 +233,15 @@ class FindingList:
     def in_order(self) -> Iterator[Finding]:
         """The findings sorted by line, column and code (without sorting, when found in order)."""
         return iter(self) if self._in_order else iter(sorted(self))
+
+    def rows_in_order(self) -> Iterator[Row]:
+        """The rows of :meth:`in_order`, for reporters that write fields, not findings."""
+        return self._rows() if self._in_order else iter(sorted(self._rows(), key=ROW_KEY))
+
+    def _rows(self) -> Iterator[Row]:
+        for block in self._blocks:
+            yield from block.rows()
+        yield from map(_row, self._tail)
 
     def __iter__(self) -> Iterator[Finding]:
         for block in self._blocks:

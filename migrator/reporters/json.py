@@ -15,6 +15,7 @@ import orjson
 
 from migrator import __version__
 from migrator.engine.results import RunResult
+from migrator.model.findings import row_as_dict
 from migrator.reporters import ReportOptions
 
 DOCUMENT_VERSION = 1
@@ -80,10 +81,10 @@ def _nested(value: Any, depth: int) -> str:
     return text.replace("\n", "\n" + "  " * depth)
 
 
-_BLOCK = 512  # findings written per orjson call
+BLOCK = 512  # findings written per orjson call
 
 
-def _plain_block(dicts: list[dict[str, Any]]) -> bool:
+def writes_as_json(dicts: list[dict[str, Any]]) -> bool:
     """:func:`_orjson_writes_as_json` of every dict of a block, its values gone over in C."""
     members = list(chain.from_iterable(map(dict.values, dicts)))
     kinds = set(map(type, members))
@@ -101,7 +102,7 @@ def _findings(findings: list[dict[str, Any]]) -> str:
     A block of plain findings (every one, in practice) is written by one orjson
     call, the rest one by one by :func:`_nested`; the text is the same.
     """
-    if _plain_block(findings):
+    if writes_as_json(findings):
         try:
             text = orjson.dumps(findings, option=orjson.OPT_INDENT_2).decode()
         except TypeError:  # an integer beyond 64 bits, a lone surrogate: one by one
@@ -116,15 +117,15 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     out.write("{\n")
     out.write(f'  "version": {DOCUMENT_VERSION},\n')
     out.write(f'  "tool": {_nested({"name": "mcp-transcripts", "version": __version__}, 1)},\n')
-    findings = result.iter_findings()
-    block = [finding.as_dict() for finding in islice(findings, _BLOCK)]
+    rows = result.iter_rows()  # a finding's fields are all this needs: none is made
+    block = list(map(row_as_dict, islice(rows, BLOCK)))
     if not block:
         out.write('  "findings": [],\n')
     else:
         out.write('  "findings": [\n')
         while block:
             out.write(_findings(block))
-            block = [finding.as_dict() for finding in islice(findings, _BLOCK)]
+            block = list(map(row_as_dict, islice(rows, BLOCK)))
             if block:
                 out.write(",\n")
         out.write("\n  ],\n")
