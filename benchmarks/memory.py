@@ -15,8 +15,17 @@ The generated files are kept in the system's temporary folder under a name that
 says their size and seed, and reused by later runs; ``--clean`` deletes them at
 the end. Free disk space is checked before a file is made.
 
+``--held 100000,2000000`` measures instead what holding findings costs, apart from
+reading any file: a fresh process adds that many findings like MCP101's (each with
+its own line, id and evidence) to one file's list and writes them as the JSON
+document to ``/dev/null``, once as a run keeps them (packed blocks, spilled to a
+temporary file past ``FindingList.SPILL_BYTES``) and once with the spill turned off;
+it prints the peak RSS of each, and how much each grew from the fewest findings to
+the most.
+
 Usage:
     python benchmarks/memory.py [--messages 100000,1000000] [--seed 1303] [--clean]
+    python benchmarks/memory.py --held 100000,2000000
 """
 
 from __future__ import annotations
@@ -176,6 +185,58 @@ def verdicts(runs: list[Run], sizes: list[int]) -> str:
     return "\n".join(lines)
 
 
+HOLDER = """
+import io, os, resource, sys
+from migrator.engine.results import FileReport, RunResult
+from migrator.model.findings import Finding, FindingList, FixSafety, Severity
+from migrator.reporters import ReportOptions, json as document
+count, spill = int(sys.argv[1]), sys.argv[2] == "spill"
+if not spill:
+    FindingList.SPILL_BYTES = 1 << 62
+report = FileReport("big.jsonl")
+for n in range(count):
+    line = 2 * n + 9
+    report.findings.append(Finding(
+        "big.jsonl", line, 1, "MCP101", "validation-error-as-protocol-error", Severity.ERROR,
+        f'tools/call "book_flight" (id {n}): input validation failure answered with JSON-RPC '
+        "error -32602; protocol 2025-11-25 requires a tool result with isError: true",
+        FixSafety.SAFE, n, "book_flight",
+        ("error code -32602", "message: TypeScript SDK (zod)", '"book_flight" is in the catalog',
+         f"the arguments violate the inputSchema (1 problem, first: {n % 97} is less than 1)",
+         f'"book_flight" answered {n + 3} earlier calls in this session (the first at line 7)',
+         "protocol version 2025-11-25 (initialize result)", f"request at line {line - 1}"),
+        "/passengers", "minimum",
+    ))
+with open(os.devnull, "w") as out:
+    document.report(RunResult(files=[report]), out, ReportOptions())
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def held(counts: list[int]) -> str:
+    """Peak RSS of holding and reporting ``counts`` findings, with the spill and without."""
+    lines = [
+        "| findings | peak RSS, as a run keeps them (MB) | peak RSS, spill off (MB) |",
+        "|---:|---:|---:|",
+    ]
+    peaks: dict[str, list[float]] = {"spill": [], "memory": []}
+    for count in counts:
+        for mode in peaks:
+            done = subprocess.run(
+                [sys.executable, "-c", HOLDER, str(count), mode],
+                capture_output=True, text=True, cwd=ROOT, check=True,
+            )  # fmt: skip
+            peaks[mode].append(int(done.stdout.split()[-1]) / 1024)
+            print(f"  {count:,} findings, {mode}: {peaks[mode][-1]:.0f} MB", file=sys.stderr)
+        lines.append(f"| {count:,} | {peaks['spill'][-1]:.0f} | {peaks['memory'][-1]:.0f} |")
+    lines.append(
+        f"| growth from {counts[0]:,} to {counts[-1]:,} "
+        f"| {peaks['spill'][-1] - peaks['spill'][0]:+.0f} "
+        f"| {peaks['memory'][-1] - peaks['memory'][0]:+.0f} |"
+    )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -187,9 +248,15 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1303)
     parser.add_argument(
+        "--held", help="comma-separated finding counts: measure holding findings instead"
+    )
+    parser.add_argument(
         "--clean", action="store_true", help="delete the generated files at the end"
     )
     args = parser.parse_args()
+    if args.held:
+        print(held(sorted({int(n) for n in args.held.split(",")})))
+        return
     sizes = sorted({int(n) for n in args.messages.split(",")})
     runs: list[Run] = []
     try:

@@ -73,13 +73,15 @@ def test_packed_reports_match_across_files_and_formats(
         for fmt in ("text", "json", "sarif", "junit")
     }
     monkeypatch.setattr(FindingList, "BLOCK", 2)
-    for fmt, want in expected.items():
-        got = run_cli("check", "--format", fmt, str(tmp_path))
-        assert (got.code, got.out, got.err.split(", ")[0]) == (
-            want.code,
-            want.out,
-            want.err.split(", ")[0],
-        )
+    for spill_bytes in (FindingList.SPILL_BYTES, 0):  # and with every block spilled to disk
+        monkeypatch.setattr(FindingList, "SPILL_BYTES", spill_bytes)
+        for fmt, want in expected.items():
+            got = run_cli("check", "--format", fmt, str(tmp_path))
+            assert (got.code, got.out, got.err.split(", ")[0]) == (
+                want.code,
+                want.out,
+                want.err.split(", ")[0],
+            )
     document = json.loads(expected["json"].out)
     paths = [f["path"] for f in document["findings"]]
     assert paths == sorted(paths) and document["summary"]["findings"] > 10
@@ -108,3 +110,37 @@ def test_blocks_taken_from_one_list_and_adopted_by_another_keep_findings_counts_
         assert list(head.in_order()) == sorted(items)
     finally:
         FindingList.BLOCK = 2048
+
+
+@given(
+    st.lists(st.integers(1, 50), max_size=60),
+    st.lists(st.integers(1, 50), max_size=20),
+    st.sampled_from([0, 200]),
+)
+def test_blocks_spilled_to_a_temporary_file_read_back_as_they_were(
+    lines: list[int], more: list[int], spill_bytes: int
+) -> None:
+    # Past SPILL_BYTES of packed findings in memory, the blocks go to a temporary file;
+    # iterating, sorting, counting, pickling, taking and adopting see the same findings.
+    FindingList.BLOCK, FindingList.SPILL_BYTES = 3, spill_bytes
+    try:
+        items = [finding(n) for n in lines]
+        packed = FindingList(items)
+        if len(items) >= 2 * FindingList.BLOCK and spill_bytes == 0:
+            assert packed._spilled and packed._held == 0  # the path under test was taken
+        assert list(packed) == items and len(packed) == len(items)
+        assert list(packed.in_order()) == sorted(items)
+        assert [Finding(*row) for row in packed.rows_in_order()] == sorted(items)
+        assert pickle.loads(pickle.dumps(packed)) == items
+        packed += [finding(n) for n in more]  # appending after a spill, and reading again
+        assert list(packed) == items + [finding(n) for n in more]
+        head = FindingList()
+        for block in packed.take_packed(all_of_it=True):
+            head.adopt(block)
+        assert not packed and len(packed) == 0 and list(packed) == []
+        assert list(head) == items + [finding(n) for n in more]
+        assert head.kinds() == FindingList(items + [finding(n) for n in more]).kinds()
+        head.clear()
+        assert list(head) == [] and not head
+    finally:
+        FindingList.BLOCK, FindingList.SPILL_BYTES = 2048, 8 << 20

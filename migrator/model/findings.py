@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import operator
+import os
 import pickle
+import tempfile
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from itertools import pairwise
-from typing import Any
+from typing import Any, BinaryIO
 
 
 class Severity(str, Enum):
@@ -150,9 +152,11 @@ class FindingList:
     A large transcript can hold hundreds of thousands of findings, and every
     report prints them at the end. Held as objects they would make memory grow
     with the file (about 0.7 KB each); here every block of :attr:`BLOCK`
-    findings is pickled and compressed (similar findings compress well), so a
-    run holds a few dozen bytes per finding and only one block at a time is
-    unpacked while a report is written.
+    findings is pickled and compressed (similar findings compress well, to
+    about 20 bytes each). Past :attr:`SPILL_BYTES` of them, the packed blocks
+    go to an unnamed temporary file (gone when the list is), so memory holds
+    at most that much, whatever the number of findings; a report reads them
+    back one block at a time.
 
     It behaves as a read-mostly sequence: append, extend, iterate, ``len``,
     compare with a list. Indexing unpacks everything and is meant for tests
@@ -162,14 +166,21 @@ class FindingList:
     """
 
     BLOCK = 2048
-    __slots__ = ("_blocks", "_in_order", "_kinds", "_last", "_tail")
-    _blocks: list[PackedFindings]  # full blocks (and adopted ones)
+    SPILL_BYTES = 8 << 20
+    __slots__ = (
+        "_blocks", "_held", "_in_order", "_kinds", "_last", "_spill", "_spilled", "_tail",
+    )  # fmt: skip
+    _blocks: list[PackedFindings]  # full blocks (and adopted ones) held in memory
+    _held: int  # bytes of packed data in _blocks
+    _spill: BinaryIO | None  # the temporary file of the blocks before them, once there are some
+    _spilled: list[_SpilledBlock]  # where each of those is, oldest first
     _tail: list[Finding]  # the block being filled
-    _kinds: Counter[CountKey]  # findings by code, severity and fix safety
+    _kinds: Counter[CountKey]  # findings by code, severity and fix safety (spilled ones too)
     _in_order: bool  # appended in sorted order, so reports need not sort
     _last: Finding | None
 
     def __init__(self, findings: Iterable[Finding] = ()) -> None:
+        self._spill = None
         self.clear()
         self.extend(findings)
 
@@ -181,7 +192,7 @@ class FindingList:
         self._tail.append(finding)
         self._kinds[finding.code, finding.severity, finding.fixable] += 1
         if len(self._tail) >= self.BLOCK:
-            self._blocks.append(PackedFindings.pack(self._tail))
+            self._hold(PackedFindings.pack(self._tail))
             self._tail = []
 
     def extend(self, findings: Iterable[Finding]) -> None:
@@ -195,11 +206,41 @@ class FindingList:
 
     def clear(self) -> None:
         """Forget every finding."""
+        if self._spill is not None:
+            self._spill.close()
+        self._spill = None
+        self._spilled = []
         self._blocks = []
+        self._held = 0
         self._tail = []
         self._kinds = Counter()
         self._in_order = True
         self._last = None
+
+    def __del__(self) -> None:
+        spill = getattr(self, "_spill", None)  # a list that never got as far as having one
+        if spill is not None:
+            spill.close()
+
+    def _hold(self, block: PackedFindings) -> None:
+        """Keep a full block: in memory, or with the blocks before it in the spill file."""
+        self._blocks.append(block)
+        self._held += len(block.data)
+        if self._held > self.SPILL_BYTES:
+            if self._spill is None:
+                self._spill = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the list
+            spill = self._spill
+            spill.seek(0, os.SEEK_END)
+            for held in self._blocks:
+                self._spilled.append(_SpilledBlock(spill.tell(), len(held.data), held.kinds))
+                spill.write(held.data)
+            self._blocks, self._held = [], 0
+
+    def _packed(self) -> Iterator[PackedFindings]:
+        """Every full block, oldest first (a spilled one read back, whole, as it was packed)."""
+        for where in self._spilled:
+            yield where.read(self._spill)
+        yield from self._blocks
 
     def take_packed(self, *, all_of_it: bool = False) -> list[PackedFindings]:
         """Take the full blocks out of the list (with ``all_of_it``, the findings not yet packed too).
@@ -208,9 +249,12 @@ class FindingList:
         come go on counting, in order, after the ones taken.
         """
         if all_of_it and self._tail:
-            self._blocks.append(PackedFindings.pack(self._tail))
+            self._hold(PackedFindings.pack(self._tail))
             self._tail = []
-        taken, self._blocks = self._blocks, []
+        taken = list(self._packed())
+        if self._spill is not None:
+            self._spill.close()
+        self._spill, self._spilled, self._blocks, self._held = None, [], [], 0
         for block in taken:
             self._kinds -= block.kinds
         return taken
@@ -218,13 +262,13 @@ class FindingList:
     def adopt(self, block: PackedFindings) -> None:
         """Add the findings of a packed block after the ones already here, without unpacking it."""
         if self._tail:  # keep the order: what is here goes before the block
-            self._blocks.append(PackedFindings.pack(self._tail))
+            self._hold(PackedFindings.pack(self._tail))
             self._tail = []
         if not block.in_order or (self._last is not None and block.first < self._last):
             self._in_order = False
-        self._blocks.append(block)
         self._kinds += block.kinds
         self._last = block.last
+        self._hold(block)
 
     def kinds(self) -> Counter[CountKey]:
         """How many findings there are of each (code, severity, fix safety)."""
@@ -239,12 +283,12 @@ class FindingList:
         return self._rows() if self._in_order else iter(sorted(self._rows(), key=ROW_KEY))
 
     def _rows(self) -> Iterator[Row]:
-        for block in self._blocks:
+        for block in self._packed():
             yield from block.rows()
         yield from map(_row, self._tail)
 
     def __iter__(self) -> Iterator[Finding]:
-        for block in self._blocks:
+        for block in self._packed():
             yield from block.unpack()
         yield from self._tail
 
@@ -252,10 +296,10 @@ class FindingList:
         return self._kinds.total()
 
     def __bool__(self) -> bool:
-        return bool(self._blocks or self._tail)
+        return bool(self._spilled or self._blocks or self._tail)
 
     def __getitem__(self, index: int | slice) -> Any:
-        return (self._tail if not self._blocks else list(self))[index]
+        return (self._tail if not (self._spilled or self._blocks) else list(self))[index]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (FindingList, list)):
@@ -270,13 +314,36 @@ class FindingList:
     def __getstate__(
         self,
     ) -> tuple[list[PackedFindings], list[Finding], Counter[CountKey], bool, Finding | None]:
-        return self._blocks, self._tail, self._kinds, self._in_order, self._last
+        # A spilled block travels as its packed bytes (a file does not pickle).
+        return list(self._packed()), self._tail, self._kinds, self._in_order, self._last
 
     def __setstate__(
         self,
         state: tuple[list[PackedFindings], list[Finding], Counter[CountKey], bool, Finding | None],
     ) -> None:
-        self._blocks, self._tail, self._kinds, self._in_order, self._last = state
+        blocks, self._tail, self._kinds, self._in_order, self._last = state
+        self._spill, self._spilled, self._blocks, self._held = None, [], [], 0
+        for block in blocks:
+            self._hold(block)
+
+
+@dataclass(frozen=True)
+class _SpilledBlock:
+    """Where a packed block is in a list's spill file, and what it counts."""
+
+    offset: int
+    length: int
+    kinds: Counter[CountKey]
+
+    def read(self, spill: BinaryIO | None) -> PackedFindings:
+        """The block as it was packed."""
+        assert spill is not None
+        spill.seek(self.offset)
+        data = spill.read(self.length)
+        rows: list[Row] = pickle.loads(zlib.decompress(data))
+        first, last = Finding(*rows[0]), Finding(*rows[-1])
+        in_order = all(ROW_KEY(a) <= ROW_KEY(b) for a, b in pairwise(rows))
+        return PackedFindings(data, self.kinds, first, last, in_order)
 
 
 def count_kinds(findings: Iterable[Finding]) -> Counter[CountKey]:
