@@ -226,6 +226,40 @@ def _orjson_writes(value: object) -> bool:
     return True
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=5),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+            ),
+            max_leaves=6,
+        ),
+        max_size=5,
+    ),
+    st.sampled_from(["", "  ", '{"before":1,"msg":']),
+    st.booleans(),
+)
+def test_members_of_a_compact_object_are_where_scanning_finds_them(
+    value: dict[str, object], prefix: str, spaced: bool
+) -> None:
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:  # a lone surrogate: not what orjson writes
+        return
+    if spaced:  # another writer's text: left to the scan
+        text = json.dumps(value)
+    line = prefix + text + "}\n"
+    found = jsontext.compact_members(line, len(prefix), len(prefix) + len(text), value)
+    if spaced and text != orjson.dumps(value).decode():
+        assert found is None
+    else:
+        assert found == jsontext.object_members(line, len(prefix))
+
+
 def test_verbose_names_the_detected_format(tmp_path) -> None:
     from tests.conftest import run_cli
 

@@ -161,7 +161,12 @@ def replace_member(
     The separator between key and value is kept; the value is written in the
     message's style.
     """
-    members = jsontext.object_members(unit_text, message.start)
+    payload = message.payload
+    members = (
+        jsontext.compact_members(unit_text, message.start, message.end, payload)
+        if type(payload) is dict
+        else None
+    ) or jsontext.object_members(unit_text, message.start)
     matching = [index for index, m in enumerate(members) if m.key == old_key]
     member = members[matching[-1]]  # parsers keep the last of duplicate keys, and so did we
     separator = member.separator(unit_text)
@@ -221,7 +226,9 @@ def check_rewrite(
         unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
     )
     try:
-        payload = jsontext.DECODER.decode(new_text)
+        payload = jsontext.loads(
+            new_text
+        )  # orjson where it can; the strict decoder words a failure
     except ValueError as exc:
         raise UnsafeRewriteError(
             f"rewritten message is not valid JSON: {exc}", path=path, line=line

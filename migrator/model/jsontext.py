@@ -9,6 +9,7 @@ primitives, so they accept exactly what :func:`json.loads` accepts.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -137,6 +138,32 @@ def object_members(text: str, start: int) -> list[Member]:
         pos = skip_ws(text, pos + 1)
 
 
+def compact_members(text: str, start: int, end: int, value: dict[str, Any]) -> list[Member] | None:
+    """:func:`object_members` of the object ``text[start:end]``, worked out from its decoded
+    ``value``, when the text is orjson's compact writing of it (what most SDKs write);
+    ``None`` otherwise.
+
+    Such a text is its members' own compact writings joined with commas, so each
+    member's span follows from their lengths without scanning the text.
+    """
+    try:
+        written = [
+            (key, orjson.dumps(key).decode(), orjson.dumps(member).decode())
+            for key, member in value.items()
+        ]
+    except TypeError:  # what orjson refuses (an integer beyond 64 bits) is scanned
+        return None
+    if text[start:end] != "{" + ",".join(f"{key}:{member}" for _, key, member in written) + "}":
+        return None
+    members: list[Member] = []
+    position = start + 1
+    for key, key_text, member_text in written:
+        value_start = position + len(key_text) + 1
+        members.append(Member(key, position, value_start, value_start + len(member_text)))
+        position = value_start + len(member_text) + 1
+    return members
+
+
 def array_elements(text: str, start: int) -> list[tuple[int, int]]:
     """Spans of the elements of the JSON array whose ``[`` is at ``start``."""
     if text[start : start + 1] != "[":
@@ -184,20 +211,24 @@ class JsonStyle:
 
     def _dumps(self, value: Any, base_indent: str, ensure_ascii: bool) -> str:
         if self.indent is None:
-            return json.dumps(
-                value,
-                separators=(self.item_separator, self.key_separator),
-                ensure_ascii=ensure_ascii,
-                allow_nan=False,
+            return _encoder(self.item_separator, self.key_separator, ensure_ascii, None).encode(
+                value
             )
-        text = json.dumps(
-            value,
-            indent=self.indent,
-            separators=(",", self.key_separator),
-            ensure_ascii=ensure_ascii,
-            allow_nan=False,
-        )
+        text = _encoder(",", self.key_separator, ensure_ascii, self.indent).encode(value)
         return text.replace("\n", self.newline + base_indent)
+
+
+@functools.cache
+def _encoder(
+    item_separator: str, key_separator: str, ensure_ascii: bool, indent: str | None
+) -> json.JSONEncoder:
+    """``json.dumps``'s encoder for these options, made once (it costs as much as a short dump)."""
+    return json.JSONEncoder(
+        separators=(item_separator, key_separator),
+        ensure_ascii=ensure_ascii,
+        allow_nan=False,
+        indent=indent,
+    )
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
