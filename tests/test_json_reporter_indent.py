@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from migrator.engine.results import FileReport, RunResult
 from migrator.model.findings import Finding, FindingList, FixSafety, Severity
 from migrator.reporters import ReportOptions, jsonl
-from migrator.reporters.json import BLOCK, _nested, document, report
+from migrator.reporters.json import BLOCK, document, indented, report
 
 scalars = (
     st.none()
@@ -37,12 +37,12 @@ def standard(value: Any, depth: int) -> str:
 def test_flat_objects_are_written_as_json_dumps_writes_them(
     value: dict[str, Any], depth: int
 ) -> None:
-    assert _nested(value, depth) == standard(value, depth)
+    assert indented(value, depth) == standard(value, depth)
 
 
 @given(any_json)
 def test_any_value_is_written_as_json_dumps_writes_it(value: Any) -> None:
-    assert _nested(value, 2) == standard(value, 2)
+    assert indented(value, 2) == standard(value, 2)
 
 
 def test_values_orjson_refuses_or_words_differently_go_the_standard_way() -> None:
@@ -52,14 +52,14 @@ def test_values_orjson_refuses_or_words_differently_go_the_standard_way() -> Non
         "evidence": ["x"],
         "line": 1,
     }
-    assert _nested(finding, 2) == standard(finding, 2)
+    assert indented(finding, 2) == standard(finding, 2)
     assert (
-        _nested({"request_id": float("nan"), "other": 1e16}, 1)
+        indented({"request_id": float("nan"), "other": 1e16}, 1)
         == '{\n    "request_id": NaN,\n    "other": 1e+16\n  }'
     )
-    assert _nested({1: "an integer key"}, 0) == '{\n  "1": "an integer key"\n}'
+    assert indented({1: "an integer key"}, 0) == '{\n  "1": "an integer key"\n}'
     control = "".join(map(chr, range(0x20))) + '"\\\u2028\U0001f600'
-    assert _nested({"message": control, "evidence": [control]}, 2) == standard(
+    assert indented({"message": control, "evidence": [control]}, 2) == standard(
         {"message": control, "evidence": [control]}, 2
     )
 

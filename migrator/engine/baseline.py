@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -161,7 +162,16 @@ def relative_to(path: str, base: Path) -> str:
     """``path`` relative to the folder ``base``, with ``/`` separators (stdin's name as is)."""
     if path in STDIN_NAMES:
         return path
-    return Path(os.path.relpath(Path(path).absolute(), base.absolute())).as_posix()
+    return _relative(path, str(base), os.getcwd())  # noqa: PTH109 - a str, the cache key
+
+
+@functools.lru_cache(maxsize=4096)
+def _relative(path: str, base: str, cwd: str) -> str:
+    """:func:`relative_to`, remembered: every finding of a file asks it of the same path.
+
+    ``cwd`` is in the key because a relative ``path`` or ``base`` is taken against it.
+    """
+    return Path(os.path.relpath(Path(path).absolute(), Path(base).absolute())).as_posix()
 
 
 def finding_keys(findings: Iterable[Finding], base: Path, lines: LineSource) -> list[Key]:

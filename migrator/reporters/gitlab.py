@@ -9,12 +9,12 @@ info -> info. Save it as the ``codequality`` report artifact of a job.
 
 from __future__ import annotations
 
-import json
 from typing import Any, TextIO
 
 from migrator.engine.results import RunResult
 from migrator.model.findings import Finding, Severity
 from migrator.reporters import ReportOptions
+from migrator.reporters.json import indented
 from migrator.reporters.support import display_path, fingerprinted
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
@@ -42,7 +42,6 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """Write the issues as an indented JSON array, as ``json.dump(indent=2)`` would, issue by issue."""
     separator = "[\n  "
     for finding, fingerprint in fingerprinted(result):
-        text = json.dumps(issue(finding, fingerprint), indent=2, ensure_ascii=False)
-        out.write(separator + text.replace("\n", "\n  "))
+        out.write(separator + indented(issue(finding, fingerprint), 1))
         separator = ",\n  "
     out.write("[]\n" if separator.startswith("[") else "\n]\n")

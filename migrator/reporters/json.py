@@ -51,27 +51,24 @@ _PLAIN_OR_LIST = _PLAIN | {list}
 def _orjson_writes_as_json(value: Any) -> bool:
     """Whether orjson's indented text of ``value`` is ``json.dumps``'s, byte for byte.
 
-    It is for strings, integers, booleans and null. Floats are where the two
-    differ (NaN, infinities), so a value holding one goes the standard way; a
-    finding is a flat object with at most a list of strings in it, so looking
-    one level down is enough to route it.
+    It is for objects and arrays, at any depth, of strings, integers, booleans and
+    null (what orjson refuses, it says so: an integer beyond 64 bits, a key that is
+    no string, a lone surrogate). Floats are where the two differ (``1e-07``, NaN),
+    so a value holding one goes the standard way.
     """
-    if type(value) is not dict:
-        return False
-    for member in value.values():
-        kind = type(member)
-        if kind is list:
-            if not all(type(item) in _PLAIN for item in member):
-                return False
-        elif kind not in _PLAIN:
-            return False
-    return True
+    kind = type(value)
+    if kind is dict:
+        return all(map(_orjson_writes_as_json, value.values()))
+    if kind is list:
+        return all(map(_orjson_writes_as_json, value))
+    return kind in _PLAIN
 
 
-def _nested(value: Any, depth: int) -> str:
-    """``value`` as ``json.dump(..., indent=2)`` writes it ``depth`` levels down."""
+def indented(value: Any, depth: int) -> str:
+    """``value`` as ``json.dump(..., indent=2)`` writes it ``depth`` levels down (the reporters of
+    indented documents write their parts with it)."""
     text = None
-    if _orjson_writes_as_json(value):  # every finding: most of a large report
+    if _orjson_writes_as_json(value):
         try:
             text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
         except TypeError:  # an integer beyond 64 bits, a lone surrogate: the standard way words it
@@ -100,7 +97,7 @@ def _findings(findings: list[dict[str, Any]]) -> str:
     """Findings as the members of the document's ``findings`` list, indented to their depth.
 
     A block of plain findings (every one, in practice) is written by one orjson
-    call, the rest one by one by :func:`_nested`; the text is the same.
+    call, the rest one by one by :func:`indented`; the text is the same.
     """
     if writes_as_json(findings):
         try:
@@ -109,14 +106,14 @@ def _findings(findings: list[dict[str, Any]]) -> str:
             pass
         else:  # "[\n  {...},\n  {...}\n]", one level deeper and without its brackets
             return text[1:-2].replace("\n", "\n  ")[1:]
-    return ",\n".join("    " + _nested(value, 2) for value in findings)
+    return ",\n".join("    " + indented(value, 2) for value in findings)
 
 
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """Write the document, indented as ``json.dump(indent=2)`` would, with a final newline."""
     out.write("{\n")
     out.write(f'  "version": {DOCUMENT_VERSION},\n')
-    out.write(f'  "tool": {_nested({"name": "mcp-transcripts", "version": __version__}, 1)},\n')
+    out.write(f'  "tool": {indented({"name": "mcp-transcripts", "version": __version__}, 1)},\n')
     rows = result.iter_rows()  # a finding's fields are all this needs: none is made
     block = list(map(row_as_dict, islice(rows, BLOCK)))
     if not block:
@@ -129,5 +126,5 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
             if block:
                 out.write(",\n")
         out.write("\n  ],\n")
-    out.write(f'  "summary": {_nested(summary(result), 1)}\n')
+    out.write(f'  "summary": {indented(summary(result), 1)}\n')
     out.write("}\n")

@@ -16,6 +16,7 @@ and ``mcp-transcripts fix`` applies them.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,6 +27,7 @@ from migrator.engine.results import RunResult
 from migrator.errors import MigratorError
 from migrator.model.findings import Finding, Severity
 from migrator.reporters import ReportOptions
+from migrator.reporters.json import indented
 from migrator.reporters.support import (
     PROJECT_URL,
     display_path,
@@ -44,7 +46,12 @@ FINGERPRINT = "mcpMigrate/v1"
 
 def artifact_location(path: str) -> dict[str, str]:
     """A relative ``uri`` against ``%SRCROOT%``, or a ``file:`` URI for a path outside it."""
-    shown = display_path(path)
+    return dict(_artifact_location(display_path(path)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _artifact_location(shown: str) -> dict[str, str]:
+    """The location of a displayed path, remembered (a file's findings share it; copied out)."""
     if Path(shown).is_absolute():
         return {"uri": Path(shown).as_uri()}
     return {"uri": quote(shown), "uriBaseId": "%SRCROOT%"}
@@ -193,6 +200,4 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
 
 
 def _nested(value: dict[str, Any]) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False).replace(
-        "\n", "\n" + "  " * _RESULT_DEPTH
-    )
+    return indented(value, _RESULT_DEPTH)

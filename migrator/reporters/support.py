@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,11 +21,17 @@ def display_path(path: str) -> str:
     CI services (GitHub, GitLab, SARIF viewers) resolve paths against the checkout,
     which is where ``mcp-transcripts`` runs; other paths are left as they were given.
     """
+    return _display_path(path, os.getcwd())  # noqa: PTH109 - a str, the cache key
+
+
+@functools.lru_cache(maxsize=4096)
+def _display_path(path: str, cwd: str) -> str:
+    """:func:`display_path` in the folder ``cwd``, remembered: a file's findings share a path."""
     candidate = Path(path)
     if not candidate.is_absolute():
         return candidate.as_posix()
     try:
-        return candidate.relative_to(Path.cwd()).as_posix()
+        return candidate.relative_to(Path(cwd)).as_posix()
     except ValueError:
         return candidate.as_posix()
 
