@@ -37,6 +37,7 @@ SUMMARIES: dict[str, str] = {
     "migrator.api.RunResult.refused": "读取了但没有改写的文件：只读、期间被修改，或改写被拒绝。",
     "migrator.api.RunResult.gather": "由各文件的报告和错误（作为值）按其顺序组成一次运行的结果。",
     "migrator.api.RunResult.iter_findings": "逐条给出所有发现，按路径、行、列和代码排序，不必把它们全部留在内存中。",
+    "migrator.api.RunResult.iter_rows": "与 iter_findings 次序相同，但给出每条发现的字段元组（行），不构造发现对象：供要写出大量发现的报告器使用。",
     "migrator.api.RunResult.tally": "所有发现的计数（按发现时的原样统计，不展开任何内容）。",
     "migrator.api.RunResult.exit_code": "这次运行的退出码，与 `migrator.engine.exitcodes.EXIT_CODES` 的规定一致。",
     "migrator.api.RunResult.summary": "check 或 fix 之后写到标准错误的一行摘要。",

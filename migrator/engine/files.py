@@ -24,7 +24,7 @@ from typing import BinaryIO, TextIO
 
 from migrator.engine.config import LEGACY_YAML_NAME, PYPROJECT_NAME, YAML_NAME
 from migrator.engine.options import Mode, Options
-from migrator.engine.pipeline import Pipeline, process, process_units
+from migrator.engine.pipeline import Pipeline, check_lines, process, process_units
 from migrator.engine.results import FileReport, FixOutcome, RunResult
 from migrator.errors import (
     InputError,
@@ -245,8 +245,7 @@ def check_text(text: str, path: str = "<string>", options: Options | None = None
         InputError: the text holds no MCP traffic in any known format.
     """
     report = FileReport(path)
-    for _ in process(split_lines(text), path, options or Options(), report):
-        pass
+    check_lines(split_lines(text), path, options or Options(), report)
     return report
 
 
@@ -291,8 +290,7 @@ def check_file(path: str | Path, options: Options | None = None) -> FileReport:
     opts = options or Options()
     report = FileReport(str(path))
     with _open(path, opts.storage_options) as stream:
-        for _ in process(_read_lines(stream, path), str(path), opts, report):
-            pass
+        check_lines(_read_lines(stream, path), str(path), opts, report)
     return report
 
 

@@ -39,7 +39,7 @@ from migrator.readers.wire import WireReader, looks_like_message, wire_unit
 from migrator.rules.base import RuleContext
 from migrator.rules.registry import get_rule, rule_set
 
-__all__ = ["FileReport", "Mode", "Options", "Pipeline", "process", "process_units"]
+__all__ = ["FileReport", "Mode", "Options", "Pipeline", "check_lines", "process", "process_units"]
 
 
 class Pipeline:
@@ -168,15 +168,34 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
         yield output
 
 
+def check_lines(lines: Iterable[str], path: str, options: Options, report: FileReport) -> None:
+    """:func:`process` for a caller that wants the report only (``check``): no output is made.
+
+    A wire transcript's lines then go through the one pass in a plain loop, with
+    no generator between them and the reader.
+
+    Raises:
+        MigratorError: as :func:`process` raises it.
+    """
+    for _ in process_units(lines, path, options, report, report_only=True):
+        pass
+
+
 def process_units(
-    lines: Iterable[str], path: str, options: Options, report: FileReport
+    lines: Iterable[str],
+    path: str,
+    options: Options,
+    report: FileReport,
+    *,
+    report_only: bool = False,
 ) -> Iterator[tuple[str | None, str]]:
     """Like :func:`process`, pairing each unit's input text with its output.
 
     Yields ``(input, output)`` per unit and ``(None, output)`` for what the
     reader writes at the end. With a reader that streams lines
     (``report.line_for_line``) every output is the one line that replaces its
-    input, which lets a diff be made as the file streams by.
+    input, which lets a diff be made as the file streams by. With
+    ``report_only`` (:func:`check_lines`), a wire transcript yields nothing.
     """
     try:
         source = iter(lines)
@@ -195,8 +214,12 @@ def process_units(
         handle = pipeline.handle
         if type(reader) is WireReader and pipeline.one_pass.enabled:  # one message per line
             feed = pipeline.one_pass.feed
-            for line_no, text in enumerate(chain(head, source), start=1):
-                yield text, feed(text, line_no)
+            if report_only:
+                for line_no, text in enumerate(chain(head, source), start=1):
+                    feed(text, line_no)
+            else:
+                for line_no, text in enumerate(chain(head, source), start=1):
+                    yield text, feed(text, line_no)
         elif (
             type(reader).emit is Reader.emit
         ):  # output is the handled text itself: no generator per unit
