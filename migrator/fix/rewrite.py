@@ -225,10 +225,8 @@ def check_rewrite(
     new_text = (
         unit.text[message.start : edit.start] + edit.replacement + unit.text[edit.end : message.end]
     )
-    try:
-        payload = jsontext.loads(
-            new_text
-        )  # orjson where it can; the strict decoder words a failure
+    try:  # orjson where it can; the strict decoder words a failure
+        payload = jsontext.loads(new_text)
     except ValueError as exc:
         raise UnsafeRewriteError(
             f"rewritten message is not valid JSON: {exc}", path=path, line=line

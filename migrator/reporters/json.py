@@ -82,7 +82,11 @@ BLOCK = 512  # findings written per orjson call
 
 
 def writes_as_json(dicts: list[dict[str, Any]]) -> bool:
-    """:func:`_orjson_writes_as_json` of every dict of a block, its values gone over in C."""
+    """Whether orjson writes a block of findings' dicts as ``json.dumps`` does, looked at in C.
+
+    A finding's values are plain, or lists of plain values; a block holding anything
+    else (deeper, or a float) is not for one call, and :func:`indented` takes its dicts.
+    """
     members = list(chain.from_iterable(map(dict.values, dicts)))
     kinds = set(map(type, members))
     if not kinds <= _PLAIN_OR_LIST:
