@@ -107,7 +107,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         nargs=2,
         action="append",
         metavar=("C2S_FILE", "S2C_FILE"),
-        help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality (repeatable; fix rewrites only S2C_FILE)",
+        help="a two-file stdio capture: what the client wrote and what the server wrote, merged by time or causality; either may be an object's URL, as PATH may (repeatable; fix rewrites only S2C_FILE, and never an object)",
     )
     parser.add_argument(
         "-j",
