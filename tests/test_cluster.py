@@ -269,3 +269,16 @@ def test_a_prefix_that_is_not_there_is_an_input_error_from_the_worker(
     missing = run_cli("check", "--dask-scheduler", cluster.address, "s3://cluster-empty/none/")
     assert missing.code == 2
     assert "s3://cluster-empty/none/: no such object or prefix" in missing.err
+
+
+def test_the_cluster_benchmark_runs_and_finds_the_same_in_every_run() -> None:
+    # benchmarks/cluster.py on its smallest setting: its own moto server and clusters of 1
+    # and 2 workers; it exits 1 when a run's findings differ from the others'.
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "cluster.py"), "--quick"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "in every run" in done.stdout
+    for run in ("local disk, one process", "s3://, dask, 1 worker", "s3://, dask, 2 workers"):
+        assert f"| {run}" in done.stdout
