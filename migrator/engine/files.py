@@ -379,9 +379,7 @@ def fix_file(
     real, snapshot = resolve_target(path) if output is None else (None, None)
     stream = _open(path, opts.storage_options)  # named as given, as check names it
     try:
-        chunks = (
-            encode(piece) for piece in process(_read_lines(stream, path), str(path), opts, report)
-        )
+        chunks = _in_blocks(process(_read_lines(stream, path), str(path), opts, report))
         first = b""
         # Nothing is written (not even a temporary file) for a file that
         # needs no change: find the first change before opening a writer.
@@ -408,6 +406,26 @@ def fix_file(
     finally:
         stream.close()
     return FixOutcome(report, written=True)
+
+
+_WRITE_BLOCK = 1 << 16  # characters of output encoded and written at a time
+
+
+def _in_blocks(pieces: Iterable[str]) -> Iterator[bytes]:
+    """The output pieces (a line each, for line formats) encoded a block at a time.
+
+    Writing a line at a time cost a write call per line; the bytes are the same.
+    """
+    block: list[str] = []
+    held = 0
+    for piece in pieces:
+        block.append(piece)
+        held += len(piece)
+        if held >= _WRITE_BLOCK:
+            yield encode("".join(block))
+            block, held = [], 0
+    if block:
+        yield encode("".join(block))
 
 
 IN_PLACE_OBJECT = (
