@@ -61,7 +61,7 @@ class StreamingDiff:
     def feed(self, before: str, after: str) -> str:
         """Take one line (old and new text); return any diff text now complete."""
         self.line += 1
-        if before is after or before == after:  # an unchanged line is handed back as it came
+        if before == after:
             if self.old:
                 self.old.append(before)
                 self.new.append(after)

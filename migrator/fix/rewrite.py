@@ -162,18 +162,26 @@ def replace_member(
     message's style.
     """
     payload = message.payload
-    members = (
+    compact = (
         jsontext.compact_members(unit_text, message.start, message.end, payload)
         if type(payload) is dict
         else None
-    ) or jsontext.object_members(unit_text, message.start)
+    )
+    members = compact or jsontext.object_members(unit_text, message.start)
     matching = [index for index, m in enumerate(members) if m.key == old_key]
     member = members[matching[-1]]  # parsers keep the last of duplicate keys, and so did we
     separator = member.separator(unit_text)
     indent = jsontext.line_indent(unit_text, member.key_start)
     # The style is read off the message only now: rewrites are rare, and
     # reading it for every message would cost more than parsing them.
-    style = message.style or jsontext.detect_style(unit_text[message.start : message.end])
+    style = (
+        message.style
+        or (
+            jsontext.COMPACT  # what detect_style makes of orjson's compact writing, known already
+            if compact is not None
+            else jsontext.detect_style(unit_text[message.start : message.end])
+        )
+    )
     replacement = style.dumps(new_key) + separator + style.dumps(value, indent)
     if len(matching) == 1:
         return Edit(member.key_start, member.value_end, replacement)

@@ -61,7 +61,7 @@ class Finding:
 
     def as_dict(self) -> dict[str, Any]:
         """The finding as the JSON output format writes it (``trace_id``/``span_id`` only for spans)."""
-        return row_as_dict(_row(self))
+        return row_as_dict(row_of(self))
 
 
 Row = tuple[Any, ...]
@@ -120,7 +120,7 @@ class PackedFindings:
         """Pack a non-empty list of findings."""
         in_order = all(a <= b for a, b in pairwise(findings))
         return cls(
-            zlib.compress(pickle.dumps(list(map(_row, findings)), pickle.HIGHEST_PROTOCOL), 1),
+            zlib.compress(pickle.dumps(list(map(row_of, findings)), pickle.HIGHEST_PROTOCOL), 1),
             Counter((f.code, f.severity, f.fixable) for f in findings),
             findings[0],
             findings[-1],
@@ -140,7 +140,7 @@ class PackedFindings:
 # Findings are pickled as plain rows of their fields: pickling the dataclass itself goes
 # through its Python-level __getstate__/__setstate__, four times slower both ways.
 FIELDS = tuple(f.name for f in fields(Finding))
-_row = row_of = operator.attrgetter(*FIELDS)
+row_of = operator.attrgetter(*FIELDS)
 """A finding's row."""
 ROW_KEY = operator.itemgetter(0, 1, 2, 3)
 """What rows sort by: path, line, column and code, as findings compare."""
@@ -242,6 +242,13 @@ class FindingList:
             yield where.read(self._spill)
         yield from self._blocks
 
+    def _block_rows(self) -> Iterator[list[Row]]:
+        """The rows of every full block, oldest first (a spilled one read and decoded once)."""
+        for where in self._spilled:
+            yield where.rows(self._spill)
+        for block in self._blocks:
+            yield block.rows()
+
     def take_packed(self, *, all_of_it: bool = False) -> list[PackedFindings]:
         """Take the full blocks out of the list (with ``all_of_it``, the findings not yet packed too).
 
@@ -283,13 +290,13 @@ class FindingList:
         return self._rows() if self._in_order else iter(sorted(self._rows(), key=ROW_KEY))
 
     def _rows(self) -> Iterator[Row]:
-        for block in self._packed():
-            yield from block.rows()
-        yield from map(_row, self._tail)
+        for rows in self._block_rows():
+            yield from rows
+        yield from map(row_of, self._tail)
 
     def __iter__(self) -> Iterator[Finding]:
-        for block in self._packed():
-            yield from block.unpack()
+        for rows in self._block_rows():
+            yield from (Finding(*row) for row in rows)
         yield from self._tail
 
     def __len__(self) -> int:
@@ -335,11 +342,19 @@ class _SpilledBlock:
     length: int
     kinds: Counter[CountKey]
 
-    def read(self, spill: BinaryIO | None) -> PackedFindings:
-        """The block as it was packed."""
+    def _data(self, spill: BinaryIO | None) -> bytes:
         assert spill is not None
         spill.seek(self.offset)
-        data = spill.read(self.length)
+        return spill.read(self.length)
+
+    def rows(self, spill: BinaryIO | None) -> list[Row]:
+        """The rows of the block's findings, in their order."""
+        rows: list[Row] = pickle.loads(zlib.decompress(self._data(spill)))
+        return rows
+
+    def read(self, spill: BinaryIO | None) -> PackedFindings:
+        """The block as it was packed (to hand it on: taken out of the list, or pickled)."""
+        data = self._data(spill)
         rows: list[Row] = pickle.loads(zlib.decompress(data))
         first, last = Finding(*rows[0]), Finding(*rows[-1])
         in_order = all(ROW_KEY(a) <= ROW_KEY(b) for a, b in pairwise(rows))
