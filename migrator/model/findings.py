@@ -353,7 +353,11 @@ class _SpilledBlock:
         return rows
 
     def read(self, spill: BinaryIO | None) -> PackedFindings:
-        """The block as it was packed (to hand it on: taken out of the list, or pickled)."""
+        """The block as it was packed (to hand it on: taken out of the list, or pickled).
+
+        Its first and last findings and whether it is sorted are made again here: kept for
+        every spilled block, two findings each would make memory grow with the count.
+        """
         data = self._data(spill)
         rows: list[Row] = pickle.loads(zlib.decompress(data))
         first, last = Finding(*rows[0]), Finding(*rows[-1])

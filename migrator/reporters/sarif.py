@@ -191,13 +191,9 @@ def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     before, after = text.split(json.dumps(_PLACEHOLDER), 1)
     between = ",\n" + "  " * _RESULT_DEPTH
     out.write(before)
-    out.write(_nested(sarif_result(first[0], first[1], index[first[0].code])))
+    out.write(indented(sarif_result(first[0], first[1], index[first[0].code]), _RESULT_DEPTH))
     for finding, fingerprint in results:
         out.write(between)
-        out.write(_nested(sarif_result(finding, fingerprint, index[finding.code])))
+        out.write(indented(sarif_result(finding, fingerprint, index[finding.code]), _RESULT_DEPTH))
     out.write(after)
     out.write("\n")
-
-
-def _nested(value: dict[str, Any]) -> str:
-    return indented(value, _RESULT_DEPTH)
