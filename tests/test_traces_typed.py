@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 from migrator import api
 from migrator.model.findings import Finding
-from migrator.model.spans import looks_like_mcp, may_be_mcp
+from migrator.model.spans import OUTCOMES, looks_like_mcp, may_be_mcp
 from migrator.readers import otlp
 from migrator.readers.otlp import spans_of, typed_spans
+from migrator.rules.registry import span_rules
 from tests.conftest import FIXTURES, ROOT, examples
 
 TRACES = FIXTURES / "traces"
@@ -221,3 +222,54 @@ def test_every_kind_of_value_and_events_take_the_typed_way() -> None:
     assert [event.name for event in typed[0].events] == ["exception", ""]
     assert "event None: attribute 'n': the value is not an OTLP AnyValue" in typed[0].defects
     same_spans(line)
+
+
+ALL_TRACES = [*RECORDED_TRACES, *sorted((FIXTURES / "gateways" / "spans").glob("*.jsonl"))]
+
+
+def findings_routed_and_every_rule_called(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Finding], list[Finding]]:
+    """The findings of ``check`` on ``text``: as shipped (a call rule is called only for the
+    outcomes it declares), then with every call rule called for every span."""
+    routed = api.check_text(text, "t.otlp.jsonl").findings
+    with monkeypatch.context() as patched:
+        for rule in span_rules():
+            patched.setattr(type(rule), "outcomes", None)
+        every = api.check_text(text, "t.otlp.jsonl").findings
+    return routed, every
+
+
+@pytest.mark.parametrize("path", ALL_TRACES, ids=lambda p: p.name)
+def test_call_rules_called_only_for_their_outcomes_miss_nothing(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    routed, every = findings_routed_and_every_rule_called(
+        path.read_text(encoding="utf-8"), monkeypatch
+    )
+    assert routed == every
+    assert routed  # every file has findings: the comparison is not vacuous
+
+
+def test_rules_declare_outcomes_that_spans_have() -> None:
+    declared = [rule.outcomes for rule in span_rules() if rule.outcomes is not None]
+    assert declared  # MCP401 and MCP402 are routed
+    assert all(outcomes <= set(OUTCOMES) for outcomes in declared)
+
+
+def test_every_member_of_a_real_span_replaced_routing_misses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with_result = json.loads(ERROR_LINE)  # and a tool result with isError (MCP402's case)
+    with_result["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"].append(
+        {"key": "gen_ai.tool.call.result", "value": {"stringValue": '{"isError": true}'}}
+    )
+    codes: set[str] = set()
+    for original in (json.loads(ERROR_LINE), with_result):
+        for path in member_paths(original)[1:]:
+            for value in ODD_VALUES:
+                line = json.dumps(replaced(original, path, value))
+                routed, every = findings_routed_and_every_rule_called(line + "\n", monkeypatch)
+                assert routed == every, (path, value)
+                codes |= {finding.code for finding in routed}
+    assert {"MCP401", "MCP402"} <= codes  # both routed rules found something on the way

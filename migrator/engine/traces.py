@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from migrator.engine.fleet import ServerSightings
@@ -19,6 +20,7 @@ from migrator.errors import UsageError
 from migrator.model.findings import Finding
 from migrator.model.spans import (
     MAX_REMEMBERED,
+    OUTCOMES,
     Operation,
     OperationTracker,
     looks_like_mcp,
@@ -58,6 +60,12 @@ def check_trace(
         raise TraceNotFixableError(NOT_FIXABLE, path=path)
     rules = [rule for rule in span_rules() if options.enabled(rule.info.code)]
     call_rules = [rule for rule in rules if not rule.judges_instrumentation]
+    # The call rules compiled once per run by the outcome they read: a span that succeeded
+    # (most spans) meets an empty list.
+    rules_by_outcome = {
+        outcome: [rule for rule in call_rules if rule.outcomes is None or outcome in rule.outcomes]
+        for outcome in OUTCOMES
+    }
     instrumentation_rules = [rule for rule in rules if rule.judges_instrumentation]
     tracker = OperationTracker(options.assume_version)
     reported_calls: OrderedDict[tuple[str, str, str], None] = OrderedDict()
@@ -93,7 +101,7 @@ def check_trace(
             tracker.observe(op)
             if servers is not None:
                 servers.span(op)
-            for rule in call_rules:
+            for rule in rules_by_outcome[op.outcome]:
                 peer = op.peer
                 if (
                     rule.per_call
@@ -122,14 +130,18 @@ def check_trace(
     yield from kept
 
 
+_TYPE = itemgetter(1)  # an Attribute's type
+
+
 def span_shape(op: Operation) -> tuple[object, ...]:
     """Everything the instrumentation rules (MCP403-MCP406) look at, without the call's values."""
     span = op.span
+    attributes = span.attributes
     return (
         span.scope,
         op.server,
         op.method,
-        tuple((key, attribute.type) for key, attribute in span.attributes.items()),
+        tuple(zip(attributes, map(_TYPE, attributes.values()), strict=True)),  # (key, type) pairs
         tuple(span.defects),
         span.status_code,
         op.outcome,

@@ -26,8 +26,9 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from migrator.model.session import Exchange, Session
@@ -148,8 +149,12 @@ CONTEXTFORGE_OUTPUT = "langfuse.observation.output"
 
 _CODE_IN_TEXT = re.compile(r"^(?:\w+Error:\s*)?MCP error (?P<code>-?\d+):")
 _CODE_ANYWHERE = re.compile(r"\bMCP error (?P<code>-?\d+):")
+_INTEGER = re.compile(r"-?\d+")
+_VERSION_ON_SPAN = f"{PROTOCOL_VERSION} on the span"
 _MISSING: Any = object()
 
+# What an operation's outcome can be (see operation()).
+OUTCOMES = ("result", "tool_error", "jsonrpc_error", "error")
 MAX_REMEMBERED = 16_384  # calls kept waiting for their other side; bounds memory on any file
 
 
@@ -206,7 +211,12 @@ def name_pattern(op: Operation) -> str:
     target = op.span.string(TOOL_NAME) or op.span.string(PROMPT_NAME) or op.tool
     if not target:
         return op.span.name
-    return " ".join("{target}" if word == target else word for word in op.span.name.split(" "))
+    return _name_with_target(op.span.name, target)
+
+
+@lru_cache(maxsize=4096)  # a file names few spans (one per method and tool): asked for every span
+def _name_with_target(name: str, target: str) -> str:
+    return " ".join("{target}" if word == target else word for word in name.split(" "))
 
 
 def looks_like_mcp(span: Span) -> bool:
@@ -218,14 +228,14 @@ def looks_like_mcp(span: Span) -> bool:
     return any(key.startswith("mcp.") for key in span.attributes)
 
 
-def may_be_mcp(name: str, attribute_keys: Iterable[str]) -> bool:
+def may_be_mcp(name: str, attribute_keys: Collection[str]) -> bool:
     """Whether a span can be an MCP span, from its name and attribute keys, before it is built.
 
     Every span :func:`looks_like_mcp` accepts passes (its ``mcp.method.name`` is an ``mcp.`` key).
     """
-    if name.split(" ", 1)[0] in KNOWN_METHODS or name in VENDOR_TOOL_CALLS:
-        return True
-    return any(key.startswith("mcp.") for key in attribute_keys)
+    if METHOD in attribute_keys or name.split(" ", 1)[0] in KNOWN_METHODS:
+        return True  # the common cases first
+    return name in VENDOR_TOOL_CALLS or any(key.startswith("mcp.") for key in attribute_keys)
 
 
 def _method(span: Span) -> str | None:
@@ -238,6 +248,7 @@ def _method(span: Span) -> str | None:
     return first if first in KNOWN_METHODS and looks_like_mcp(span) else None
 
 
+@lru_cache(maxsize=4096)  # asked for every tools/call span without a tool name attribute
 def target_in_name(name: str, method: str) -> str | None:
     """The target a span's name gives after its method (``MCP send tools/call add`` -> ``add``)."""
     words = name.split(" ")
@@ -284,11 +295,13 @@ def _own_words(span: Span) -> str:
 
 def _error_code(span: Span, error_type: str | None, exceptions: tuple[str, ...]) -> int | None:
     status = span.attributes.get(STATUS_CODE)
+    if status is None and error_type is None and not exceptions and not span.status_message:
+        return None  # most spans: nothing could hold a code
     if status is not None and status.type == "int":  # Envoy AI Gateway records it as an int
         return int(status.value)
     candidates = [error_type, span.string(STATUS_CODE)]
     for text in candidates:
-        if text is not None and re.fullmatch(r"-?\d+", text):
+        if text is not None and _INTEGER.fullmatch(text):
             return int(text)
     for text in (span.status_message, *exceptions):
         match = _CODE_IN_TEXT.match(text)
@@ -306,10 +319,14 @@ def operation(span: Span) -> Operation:
     attrs = span.attributes
     error_type_attr = attrs.get(ERROR_TYPE)
     error_type = str(error_type_attr.value) if error_type_attr is not None else None
-    exceptions = tuple(
-        str(event.attributes["exception.message"].value)
-        for event in span.events
-        if event.name == "exception" and "exception.message" in event.attributes
+    exceptions = (
+        tuple(
+            str(event.attributes["exception.message"].value)
+            for event in span.events
+            if event.name == "exception" and "exception.message" in event.attributes
+        )
+        if span.events
+        else ()
     )
     code = _error_code(span, error_type, exceptions)
     vendor = VENDOR_TOOL_CALLS.get(span.name)
@@ -339,24 +356,25 @@ def operation(span: Span) -> Operation:
         tool = str(attrs[vendor[1]].value)
     if tool is None and method == "tools/call":
         tool = target_in_name(span.name, method)
-    return Operation(
-        span=span,
-        side=span.kind if span.kind in ("client", "server") else "unknown",
-        method=method,
-        tool=tool,
-        request_id=str(request_id_attr.value) if request_id_attr is not None else None,
-        session_id=span.string(SESSION_ID),
-        version=version,
-        version_source=f"{PROTOCOL_VERSION} on the span" if version else "no protocol version seen",
-        outcome=outcome,
-        error_code=code,
-        error_type=error_type,
-        status_description=_own_words(span) if vendor is not None else span.status_message,
-        exceptions=exceptions,
-        arguments=arguments,
-        result=result,
-        server=server,
-        notes=[f"a {vendor[0]} span ({span.name}): {vendor[2]}"] if vendor is not None else [],
+    return Operation(  # by position (in the order of its fields): made for every span
+        span,
+        span.kind if span.kind in ("client", "server") else "unknown",  # side
+        method,
+        tool,
+        str(request_id_attr.value) if request_id_attr is not None else None,  # request_id
+        span.string(SESSION_ID),  # session_id
+        version,
+        _VERSION_ON_SPAN if version else "no protocol version seen",  # version_source
+        outcome,
+        code,  # error_code
+        error_type,
+        _own_words(span) if vendor is not None else span.status_message,  # status_description
+        exceptions,
+        arguments,
+        result,
+        server,
+        None,  # peer: set by the tracker
+        [f"a {vendor[0]} span ({span.name}): {vendor[2]}"] if vendor is not None else [],  # notes
     )
 
 

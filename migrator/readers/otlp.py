@@ -32,7 +32,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, ClassVar, Literal, TypeAlias
 
 import msgspec
@@ -256,24 +256,8 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
 # the line goes the general way (spans_of), which reports it exactly as before.
 
 
-class WireAnyValue(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """An ``AnyValue``: one member set. Strings are decoded here; the rare kinds are kept raw."""
-
-    stringValue: str | msgspec.UnsetType = msgspec.UNSET  # the wire's camelCase spelling
-    boolValue: bool | msgspec.UnsetType = msgspec.UNSET
-    intValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-    doubleValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-    arrayValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-    kvlistValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-    bytesValue: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
-
-
-_NO_VALUE = WireAnyValue()
-_UNSET = msgspec.UNSET
-
-
 class WireKeyValue(msgspec.Struct):
-    """An attribute; its value is decoded (as a :class:`WireAnyValue`) only for the spans kept."""
+    """An attribute; its value is decoded only for the spans kept (see :func:`_typed_key_values`)."""
 
     key: str
     value: msgspec.Raw = msgspec.Raw()  # empty when the member is absent
@@ -310,7 +294,8 @@ class WireScopeSpans(msgspec.Struct):
 
 
 class WireResource(msgspec.Struct):
-    attributes: list[WireKeyValue] | None = None
+    # Kept as text: the resources of a file are few and repeat on every line (see _typed_resource).
+    attributes: msgspec.Raw = msgspec.Raw()
 
 
 class WireResourceSpans(msgspec.Struct):
@@ -326,11 +311,11 @@ class ExportRequest(msgspec.Struct):
     resource_spans: list[WireResourceSpans] | msgspec.UnsetType = msgspec.UNSET
 
 
-KeepSpan: TypeAlias = "Callable[[str, Iterable[str]], bool]"
+KeepSpan: TypeAlias = "Callable[[str, Collection[str]], bool]"
 """A cheap test on a span's name and attribute keys: ``False`` leaves the span out, unbuilt."""
 
 _export_request = msgspec.json.Decoder(ExportRequest)
-_wire_any_value = msgspec.json.Decoder(WireAnyValue)
+_wire_key_values = msgspec.json.Decoder(list[WireKeyValue] | None)
 _wire_events = msgspec.json.Decoder(list[WireEvent] | None)
 _json_value = msgspec.json.Decoder()
 _NOT_TYPED = (msgspec.DecodeError, UnicodeEncodeError)  # ValidationError is a DecodeError
@@ -356,7 +341,7 @@ def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> li
     spans: list[Span] = []
     for entry in resource_spans:
         resource_raw = entry.resource
-        resource = _typed_resource(resource_raw.attributes if resource_raw is not None else None)
+        resource = _typed_resource(resource_raw.attributes) if resource_raw is not None else {}
         scope_spans = entry.scopeSpans
         if scope_spans is msgspec.UNSET:
             scope_spans = entry.scope_spans
@@ -373,47 +358,63 @@ def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> li
     return spans
 
 
-def _typed_resource(raw: list[WireKeyValue] | None) -> dict[str, Attribute]:
+_RESOURCES: dict[
+    bytes, dict[str, Attribute]
+] = {}  # the JSON text of its attributes -> what the rules read
+_MAX_RESOURCES = 1024  # a file names few resources; a file of many only decodes each again
+
+
+def _typed_resource(raw: msgspec.Raw) -> dict[str, Attribute]:
+    """The resource attributes the rules read, decoded once per distinct resource.
+
+    The returned dict is shared by every span of that resource, in every line: nothing writes to
+    it (:meth:`~migrator.model.spans.Operation.release` replaces a span's resource, it does not
+    empty it).
+    """
     if not raw:
         return {}
-    return _typed_key_values([e for e in raw if e.key in RESOURCE_KEYS])[0]
+    text = bytes(raw)
+    known = _RESOURCES.get(text)
+    if known is not None:
+        return known
+    entries = _wire_key_values.decode(text)
+    resource = _typed_key_values([e for e in entries or () if e.key in RESOURCE_KEYS])[0]
+    if len(_RESOURCES) >= _MAX_RESOURCES:
+        _RESOURCES.clear()
+    _RESOURCES[text] = resource
+    return resource
+
+
+_ABSENT_VALUE = b"{}"  # a missing value reads as an empty AnyValue, as in key_values
+_new_tuple = tuple.__new__  # builds an Attribute without the Python frame of its __new__
 
 
 def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribute], list[str]]:
-    """Like :func:`key_values`, from decoded structs."""
+    """Like :func:`key_values`, from decoded structs.
+
+    The values of all attributes are decoded in one call (their texts joined into one JSON
+    array): a call per attribute cost more than the decoding itself. Each value is then read
+    as the general way reads it (a string alone at once, any other by :func:`any_value`).
+    """
+    if not raw:
+        return {}, []
+    values = _json_value.decode(
+        b"[" + b",".join([entry.value or _ABSENT_VALUE for entry in raw]) + b"]"
+    )
     out: dict[str, Attribute] = {}
     defects: list[str] = []
-    for entry in raw or ():
-        wrapped = _wire_any_value.decode(entry.value) if entry.value else _NO_VALUE
-        text = wrapped.stringValue
-        if (  # most attributes: a string and nothing else, decided without a call
-            text is not _UNSET
-            and wrapped.boolValue is _UNSET
-            and wrapped.intValue is _UNSET
-            and wrapped.doubleValue is _UNSET
-            and wrapped.arrayValue is _UNSET
-            and wrapped.kvlistValue is _UNSET
-            and wrapped.bytesValue is _UNSET
-        ):
-            out[entry.key] = Attribute(text, "string")
-            continue
-        value = any_value(_as_json(wrapped))
+    for entry, wrapped in zip(raw, values, strict=True):
+        if type(wrapped) is dict and len(wrapped) == 1:
+            text = wrapped.get("stringValue")
+            if type(text) is str:  # most attributes: no call for them
+                out[entry.key] = _new_tuple(Attribute, (text, "string"))
+                continue
+        value = any_value(wrapped)
         if value is None:
             defects.append(f"attribute {entry.key!r}: the value is not an OTLP AnyValue")
             continue
         out[entry.key] = value
     return out, defects
-
-
-def _as_json(wrapped: WireAnyValue) -> dict[str, Any]:
-    """The ``AnyValue`` as the general way sees it (a dict of its members), for :func:`any_value`."""
-    out: dict[str, Any] = {}
-    for member in wrapped.__struct_fields__:
-        value = getattr(wrapped, member)
-        if value is msgspec.UNSET:
-            continue
-        out[member] = _json_value.decode(value) if isinstance(value, msgspec.Raw) else value
-    return out
 
 
 def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line: int) -> Span:
@@ -448,20 +449,20 @@ def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line:
         defects += [f"event {name!r}: {d}" for d in event_defects]
         events.append(SpanEvent(name or "", event_attributes))
     status = raw.status
-    return Span(
-        trace_id=trace_id,
-        span_id=span_id,
-        parent_span_id=parent_id,
-        name=raw.name,
-        kind=SPAN_KINDS.get(raw.kind, "unspecified"),
-        attributes=attributes,
-        resource=resource,
-        status_code=STATUS_CODES.get(status.code, "unset") if status is not None else "unset",
-        status_message=status.message if status is not None else "",
-        events=tuple(events),
-        line=line,
-        scope=scope,
-        defects=defects,
+    return Span(  # by position (in the order of its fields): made for every span kept
+        trace_id,
+        span_id,
+        parent_id,
+        raw.name,
+        SPAN_KINDS.get(raw.kind, "unspecified"),
+        attributes,
+        resource,
+        STATUS_CODES.get(status.code, "unset") if status is not None else "unset",  # status_code
+        status.message if status is not None else "",  # status_message
+        tuple(events),
+        line,
+        scope,
+        defects,
     )
 
 

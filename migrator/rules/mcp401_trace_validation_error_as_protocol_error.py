@@ -105,6 +105,7 @@ class TraceValidationErrorAsProtocolError(SpanRule):
     """MCP401."""
 
     per_call = True
+    outcomes = frozenset({"jsonrpc_error", "error"})  # a JSON-RPC error, or a gateway's failure
     checker = ArgumentChecker()
     reader = WordingReader()
 

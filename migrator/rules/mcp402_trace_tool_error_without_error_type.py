@@ -89,6 +89,7 @@ class TraceToolErrorWithoutErrorType(SpanRule):
     """MCP402."""
 
     per_call = False
+    outcomes = frozenset({"tool_error"})
 
     def check(self, op: Operation, path: str) -> list[Finding]:
         if op.method != "tools/call" or op.outcome != "tool_error" or op.error_type == TOOL_ERROR:

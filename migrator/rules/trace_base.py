@@ -30,6 +30,9 @@ class SpanRule:
     per_call: ClassVar[bool] = False
     # Judges the instrumentation, not the call: findings once per deviation (see group).
     judges_instrumentation: ClassVar[bool] = False
+    # The outcomes (Operation.outcome) it can report on; None: every one. The trace pass calls a
+    # rule only for spans with one of them, so a span that succeeded calls no call rule at all.
+    outcomes: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, info: RuleInfo) -> None:
         self.info = info
