@@ -125,6 +125,9 @@ def check_trace(
                         reported_groups.add(seen)
                         batch += found
             op.release()
+            peer = op.peer
+            if peer is not None:  # both sides are judged: nothing reads the join again, so the
+                op.peer = peer.peer = None  # pair is freed now, not left to the cycle collector
         if batch:
             findings += sorted(batch)
     yield from kept
