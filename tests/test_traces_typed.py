@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from migrator import api
 from migrator.model.findings import Finding
-from migrator.model.spans import OUTCOMES, looks_like_mcp, may_be_mcp
+from migrator.model.spans import OUTCOMES, looks_like_mcp, may_be_mcp, may_be_mcp_text
 from migrator.readers import otlp
 from migrator.readers.otlp import spans_of, typed_spans
 from migrator.rules.registry import span_rules
@@ -273,3 +273,61 @@ def test_every_member_of_a_real_span_replaced_routing_misses_nothing(
                 assert routed == every, (path, value)
                 codes |= {finding.code for finding in routed}
     assert {"MCP401", "MCP402"} <= codes  # both routed rules found something on the way
+
+
+KEYS = st.sampled_from(
+    ["mcp.method.name", "mcp.x", "mcp.", "http.method", "xmcp.y", "gen_ai.tool.name", "m", ""]
+) | st.text(max_size=12)
+
+
+def escaped(key: str) -> str:
+    """A JSON string of ``key`` with every ASCII letter escaped, as a writer is allowed to."""
+    return (
+        '"'
+        + "".join(
+            f"\\u{ord(c):04x}" if c.isascii() and c.isalpha() else json.dumps(c)[1:-1] for c in key
+        )
+        + '"'
+    )
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    name=st.sampled_from(["GET", "tools/call add", "MCP send tools/call x", "mcp.tool.call", ""])
+    | st.text(max_size=10),
+    keys=st.lists(KEYS, max_size=4),
+    escape=st.lists(st.booleans(), min_size=4, max_size=4),
+    spaced=st.booleans(),
+)
+def test_the_text_test_keeps_every_span_the_key_test_keeps(
+    name: str, keys: list[str], escape: list[bool], spaced: bool
+) -> None:
+    colon = ": " if spaced else ":"
+    entries = [
+        "{"
+        + f'"key"{colon}{escaped(key) if escape[i] else json.dumps(key)},"value"{colon}{{}}'
+        + "}"
+        for i, key in enumerate(keys)
+    ]
+    text = ("[" + ", ".join(entries) + "]").encode()
+    assert [entry["key"] for entry in json.loads(text)] == keys
+    if may_be_mcp(name, keys):
+        assert may_be_mcp_text(name, text)
+
+
+def test_spans_left_out_by_their_text_are_the_spans_left_out_by_their_keys() -> None:
+    line = json.loads(ERROR_LINE)
+    spans = line["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    http = {"traceId": "0" * 31 + "1", "spanId": "0" * 15 + "1", "name": "GET"}
+    spans += [
+        {**http, "attributes": [{"key": "url.full", "value": {"stringValue": '"mcp.x'}}]},
+        {**http, "attributes": [{"key": "\u006dcp.method.name", "value": {"stringValue": "ping"}}]},
+        {**http, "attributes": [{"key": "http.method", "value": {"stringValue": "GET"}}]},
+        {**http, "attributes": 3},
+    ]
+    for text in (json.dumps(line), json.dumps(line, ensure_ascii=False)):
+        by_keys = typed_spans(text, 1, keep=may_be_mcp)
+        by_text = typed_spans(text, 1, keep=may_be_mcp, keep_text=may_be_mcp_text)
+        assert by_keys is not None and by_text is not None
+        assert repr(by_text) == repr(by_keys)
+        assert len(by_text) == len(spans) - 3  # the escaped mcp. key is kept; the others are not

@@ -25,6 +25,7 @@ from migrator.model.spans import (
     OperationTracker,
     looks_like_mcp,
     may_be_mcp,
+    may_be_mcp_text,
     name_pattern,
     operation,
 )
@@ -82,7 +83,8 @@ def check_trace(
             kept.append(text)
             yield text
 
-    for item in reader.batches(passing(lines), keep=may_be_mcp):  # other spans: not built
+    # Other spans are not built; most are left out before their attributes are decoded.
+    for item in reader.batches(passing(lines), keep=may_be_mcp, keep_text=may_be_mcp_text):
         yield from kept
         kept.clear()
         if isinstance(item, Problem):

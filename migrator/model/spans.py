@@ -238,6 +238,18 @@ def may_be_mcp(name: str, attribute_keys: Collection[str]) -> bool:
     return name in VENDOR_TOOL_CALLS or any(key.startswith("mcp.") for key in attribute_keys)
 
 
+def may_be_mcp_text(name: str, attributes_json: bytes) -> bool:
+    """:func:`may_be_mcp` before the attributes are decoded, from their JSON text.
+
+    Never ``False`` where :func:`may_be_mcp` is ``True``: a key that starts with ``mcp.`` is
+    written ``"mcp.`` in the text unless its letters are escaped, and a text with a backslash
+    in it is kept for its keys to be read. A span it keeps goes on to :func:`may_be_mcp`.
+    """
+    if name.split(" ", 1)[0] in KNOWN_METHODS or name in VENDOR_TOOL_CALLS:
+        return True
+    return b'"mcp.' in attributes_json or b"\\" in attributes_json
+
+
 def _method(span: Span) -> str | None:
     method = span.string(METHOD)
     if method is not None:

@@ -54,7 +54,9 @@ class Reader:
         """Output after the last unit."""
         yield from ()
 
-    def batches(self, lines: Iterable[str], keep: Any = None) -> Iterator[Any]:
+    def batches(
+        self, lines: Iterable[str], keep: Any = None, keep_text: Any = None
+    ) -> Iterator[Any]:
         """For a reader that ``carries`` spans: its export batches (and problems), in order."""
         raise NotImplementedError(f"{self.name} carries {self.carries}, not spans")
 

@@ -21,7 +21,9 @@ attributes are malformed keeps what can be read and says what could not, in
 A line is decoded by ``msgspec`` straight into typed structs (:class:`ExportRequest`)
 that declare only what the rules read: timestamps, links, dropped counts and
 flags are never turned into Python objects, and spans that a caller's ``keep``
-test rejects (for ``check``: spans no MCP instrumentation made) are not built.
+test rejects (for ``check``: spans no MCP instrumentation made) are not built. A span's
+attributes stay JSON text until it is kept: its ``keep_text`` test looks at that text first,
+so most spans of other instrumentations cost no object per attribute.
 A line the structs do not fit (not JSON, not an export request, a value of the
 wrong type) is read again the general way (:func:`spans_of`), which says what is
 wrong with it: both ways give the same spans, which the tests check.
@@ -64,6 +66,7 @@ RESOURCE_KEYS = frozenset(
     {"service.name", "service.instance.id", "mcp.server.name"}
 )  # what the rules read
 _EMPTY: dict[str, Any] = {}
+_new_tuple = tuple.__new__  # builds an Attribute without the Python frame of its __new__
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _LOWER_HEX_DIGITS = frozenset("0123456789abcdef")
 _DOCUMENT_START = re.compile(r'\s*\{\s*"(resourceSpans|resource_spans)"\s*:')
@@ -156,7 +159,7 @@ def key_values(raw: Any) -> tuple[dict[str, Attribute], list[str]]:
         wrapped = entry.get("value", _EMPTY)
         text = wrapped.get("stringValue") if type(wrapped) is dict else None
         if type(text) is str and len(wrapped) == 1:  # most attributes: no call for them
-            out[key] = Attribute(text, "string")
+            out[key] = _new_tuple(Attribute, (text, "string"))
             continue
         value = any_value(wrapped)
         if value is None:
@@ -279,7 +282,9 @@ class WireSpan(msgspec.Struct):
     parentSpanId: str = ""
     name: str = ""
     kind: int | str = 0
-    attributes: list[WireKeyValue] | None = None
+    # Kept as text: decoded (by key_values, as the general way does) only for the spans kept,
+    # so a span of another instrumentation costs no object per attribute.
+    attributes: msgspec.Raw = msgspec.Raw()
     status: WireStatus | None = None
     events: msgspec.Raw = msgspec.Raw()  # decoded (as WireEvents) only for the spans kept
 
@@ -313,6 +318,9 @@ class ExportRequest(msgspec.Struct):
 
 KeepSpan: TypeAlias = "Callable[[str, Collection[str]], bool]"
 """A cheap test on a span's name and attribute keys: ``False`` leaves the span out, unbuilt."""
+KeepSpanText: TypeAlias = "Callable[[str, bytes], bool]"
+"""The same test before the attributes are decoded, on their JSON text: it may keep a span the
+exact test leaves out (which then decides), never the other way round."""
 
 _export_request = msgspec.json.Decoder(ExportRequest)
 _wire_key_values = msgspec.json.Decoder(list[WireKeyValue] | None)
@@ -321,18 +329,24 @@ _json_value = msgspec.json.Decoder()
 _NOT_TYPED = (msgspec.DecodeError, UnicodeEncodeError)  # ValidationError is a DecodeError
 
 
-def typed_spans(text: str, line: int, keep: KeepSpan | None = None) -> list[Span] | None:
+def typed_spans(
+    text: str, line: int, keep: KeepSpan | None = None, keep_text: KeepSpanText | None = None
+) -> list[Span] | None:
     """The spans of one export request line, decoded typed; ``None`` when the line does not fit.
 
     ``None`` sends the line the general way (:func:`spans_of`), which words what is wrong.
+    With ``keep``, only the spans it accepts are built; ``keep_text`` leaves out, before their
+    attributes are decoded, spans that ``keep`` would leave out.
     """
     try:
-        return _typed_spans(_export_request.decode(text), line, keep)
+        return _typed_spans(_export_request.decode(text), line, keep, keep_text)
     except _NOT_TYPED:  # also from a kept span's attribute values or events, decoded later
         return None
 
 
-def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> list[Span] | None:
+def _typed_spans(
+    request: ExportRequest, line: int, keep: KeepSpan | None, keep_text: KeepSpanText | None
+) -> list[Span] | None:
     resource_spans = request.resourceSpans
     if resource_spans is msgspec.UNSET:
         resource_spans = request.resource_spans
@@ -350,11 +364,13 @@ def _typed_spans(request: ExportRequest, line: int, keep: KeepSpan | None) -> li
         for scoped in scope_spans:
             scope_name = scoped.scope.name if scoped.scope is not None else ""
             for raw in scoped.spans:
-                if keep is not None and not keep(
-                    raw.name, [attribute.key for attribute in raw.attributes or ()]
-                ):
+                text = raw.attributes
+                if keep_text is not None and not keep_text(raw.name, bytes(text)):
+                    continue  # not even its attributes are decoded
+                attributes = key_values(_json_value.decode(text) if text else None)
+                if keep is not None and not keep(raw.name, attributes[0]):
                     continue
-                spans.append(_typed_span(raw, resource, scope_name, line))
+                spans.append(_typed_span(raw, attributes, resource, scope_name, line))
     return spans
 
 
@@ -386,7 +402,6 @@ def _typed_resource(raw: msgspec.Raw) -> dict[str, Attribute]:
 
 
 _ABSENT_VALUE = b"{}"  # a missing value reads as an empty AnyValue, as in key_values
-_new_tuple = tuple.__new__  # builds an Attribute without the Python frame of its __new__
 
 
 def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribute], list[str]]:
@@ -417,8 +432,15 @@ def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribu
     return out, defects
 
 
-def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line: int) -> Span:
+def _typed_span(
+    raw: WireSpan,
+    attributes_read: tuple[dict[str, Attribute], list[str]],
+    resource: dict[str, Attribute],
+    scope: str,
+    line: int,
+) -> Span:
     """Like :func:`_span`, from a decoded struct (whose members have their right JSON types)."""
+    attributes, attribute_defects = attributes_read
     defects: list[str] = []
     trace_id, span_id, parent_id = raw.traceId, raw.spanId, raw.parentSpanId
     # The Collector writes lowercase hex: taken as it is; any other spelling goes through hex_id.
@@ -440,8 +462,7 @@ def _typed_span(raw: WireSpan, resource: dict[str, Attribute], scope: str, line:
                 decoded = value
             ids.append(decoded)
         trace_id, span_id, parent_id = ids
-    attributes, attribute_defects = _typed_key_values(raw.attributes)
-    defects += attribute_defects
+    defects += attribute_defects  # after the ids', as the general way words them
     events = []
     for event in (_wire_events.decode(raw.events) if raw.events else None) or ():
         event_attributes, event_defects = _typed_key_values(event.attributes)
@@ -479,17 +500,23 @@ class OtlpJsonReader(Reader):
             yield Unit(text, line_no)
 
     def batches(
-        self, lines: Iterable[str], keep: KeepSpan | None = None
+        self,
+        lines: Iterable[str],
+        keep: KeepSpan | None = None,
+        keep_text: KeepSpanText | None = None,
     ) -> Iterator[Batch | Problem]:
         """The export requests of the file in order, and a problem for each line that is not one.
 
         Args:
             lines: the file's lines.
             keep: when given, only the spans it accepts (by name and attribute keys) are built.
+            keep_text: when given, the spans it rejects from their name and the JSON text of
+                their attributes are left out before those are decoded (see
+                :data:`KeepSpanText`).
         """
         source = iter(lines)
         for line_no, text in enumerate(source, start=1):
-            typed = typed_spans(text, line_no, keep)
+            typed = typed_spans(text, line_no, keep, keep_text)
             if typed is not None:
                 yield Batch(line_no, typed)
                 continue
