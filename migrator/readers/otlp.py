@@ -227,15 +227,8 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
     attributes, attribute_defects = key_values(raw.get("attributes"))
     defects += attribute_defects
     status = raw.get("status") if isinstance(raw.get("status"), dict) else {}
-    events = []
-    raw_events = raw.get("events")
-    if raw_events is not None and not isinstance(raw_events, list):
-        defects.append("events is not a list")
-    for event in raw_events if isinstance(raw_events, list) else ():
-        if isinstance(event, dict):
-            event_attributes, event_defects = key_values(event.get("attributes"))
-            defects += [f"event {event.get('name')!r}: {d}" for d in event_defects]
-            events.append(SpanEvent(str(event.get("name", "")), event_attributes))
+    events, event_defects = span_events(raw.get("events"))
+    defects += event_defects
     name = raw.get("name")
     return Span(
         trace_id=ids["traceId"],
@@ -247,11 +240,27 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
         resource=resource,
         status_code=_enum(STATUS_CODES, status.get("code", 0), "unset"),
         status_message=str(status.get("message", "")),
-        events=tuple(events),
+        events=events,
         line=line,
         scope=scope,
         defects=defects,
     )
+
+
+def span_events(raw: Any) -> tuple[tuple[SpanEvent, ...], list[str]]:
+    """A span's decoded ``events`` member, and what could not be read in it."""
+    if raw is None:
+        return (), []
+    if not isinstance(raw, list):
+        return (), ["events is not a list"]
+    events = []
+    defects: list[str] = []
+    for event in raw:
+        if isinstance(event, dict):
+            event_attributes, event_defects = key_values(event.get("attributes"))
+            defects += [f"event {event.get('name')!r}: {d}" for d in event_defects]
+            events.append(SpanEvent(str(event.get("name", "")), event_attributes))
+    return tuple(events), defects
 
 
 # The typed layout of a well-formed export request, for msgspec. Members not declared here are
@@ -259,21 +268,9 @@ def _span(raw: Any, resource: dict[str, Attribute], scope: str, line: int) -> Sp
 # the line goes the general way (spans_of), which reports it exactly as before.
 
 
-class WireKeyValue(msgspec.Struct):
-    """An attribute; its value is decoded only for the spans kept (see :func:`_typed_key_values`)."""
-
-    key: str
-    value: msgspec.Raw = msgspec.Raw()  # empty when the member is absent
-
-
 class WireStatus(msgspec.Struct):
     code: int | str = 0
     message: str = ""
-
-
-class WireEvent(msgspec.Struct):
-    name: str | msgspec.UnsetType = msgspec.UNSET  # the defects say None when it is missing
-    attributes: list[WireKeyValue] | None = None
 
 
 class WireSpan(msgspec.Struct):
@@ -286,7 +283,7 @@ class WireSpan(msgspec.Struct):
     # so a span of another instrumentation costs no object per attribute.
     attributes: msgspec.Raw = msgspec.Raw()
     status: WireStatus | None = None
-    events: msgspec.Raw = msgspec.Raw()  # decoded (as WireEvents) only for the spans kept
+    events: msgspec.Raw = msgspec.Raw()  # decoded only for the spans kept
 
 
 class WireScope(msgspec.Struct):
@@ -323,8 +320,6 @@ KeepSpanText: TypeAlias = "Callable[[str, bytes], bool]"
 exact test leaves out (which then decides), never the other way round."""
 
 _export_request = msgspec.json.Decoder(ExportRequest)
-_wire_key_values = msgspec.json.Decoder(list[WireKeyValue] | None)
-_wire_events = msgspec.json.Decoder(list[WireEvent] | None)
 _json_value = msgspec.json.Decoder()
 _NOT_TYPED = (msgspec.DecodeError, UnicodeEncodeError)  # ValidationError is a DecodeError
 
@@ -374,14 +369,13 @@ def _typed_spans(
     return spans
 
 
-_RESOURCES: dict[
-    bytes, dict[str, Attribute]
-] = {}  # the JSON text of its attributes -> what the rules read
+# What the rules read of each resource, by the JSON text of its attributes.
+_RESOURCES: dict[bytes, dict[str, Attribute]] = {}
 _MAX_RESOURCES = 1024  # a file names few resources; a file of many only decodes each again
 
 
 def _typed_resource(raw: msgspec.Raw) -> dict[str, Attribute]:
-    """The resource attributes the rules read, decoded once per distinct resource.
+    """The resource attributes the rules read (:func:`_resource`), once per distinct resource.
 
     The returned dict is shared by every span of that resource, in every line: nothing writes to
     it (:meth:`~migrator.model.spans.Operation.release` replaces a span's resource, it does not
@@ -393,43 +387,11 @@ def _typed_resource(raw: msgspec.Raw) -> dict[str, Attribute]:
     known = _RESOURCES.get(text)
     if known is not None:
         return known
-    entries = _wire_key_values.decode(text)
-    resource = _typed_key_values([e for e in entries or () if e.key in RESOURCE_KEYS])[0]
+    resource = _resource(_json_value.decode(text))
     if len(_RESOURCES) >= _MAX_RESOURCES:
         _RESOURCES.clear()
     _RESOURCES[text] = resource
     return resource
-
-
-_ABSENT_VALUE = b"{}"  # a missing value reads as an empty AnyValue, as in key_values
-
-
-def _typed_key_values(raw: list[WireKeyValue] | None) -> tuple[dict[str, Attribute], list[str]]:
-    """Like :func:`key_values`, from decoded structs.
-
-    The values of all attributes are decoded in one call (their texts joined into one JSON
-    array): a call per attribute cost more than the decoding itself. Each value is then read
-    as the general way reads it (a string alone at once, any other by :func:`any_value`).
-    """
-    if not raw:
-        return {}, []
-    values = _json_value.decode(
-        b"[" + b",".join([entry.value or _ABSENT_VALUE for entry in raw]) + b"]"
-    )
-    out: dict[str, Attribute] = {}
-    defects: list[str] = []
-    for entry, wrapped in zip(raw, values, strict=True):
-        if type(wrapped) is dict and len(wrapped) == 1:
-            text = wrapped.get("stringValue")
-            if type(text) is str:  # most attributes: no call for them
-                out[entry.key] = _new_tuple(Attribute, (text, "string"))
-                continue
-        value = any_value(wrapped)
-        if value is None:
-            defects.append(f"attribute {entry.key!r}: the value is not an OTLP AnyValue")
-            continue
-        out[entry.key] = value
-    return out, defects
 
 
 def _typed_span(
@@ -463,12 +425,8 @@ def _typed_span(
             ids.append(decoded)
         trace_id, span_id, parent_id = ids
     defects += attribute_defects  # after the ids', as the general way words them
-    events = []
-    for event in (_wire_events.decode(raw.events) if raw.events else None) or ():
-        event_attributes, event_defects = _typed_key_values(event.attributes)
-        name = event.name if event.name is not msgspec.UNSET else None
-        defects += [f"event {name!r}: {d}" for d in event_defects]
-        events.append(SpanEvent(name or "", event_attributes))
+    events, event_defects = span_events(_json_value.decode(raw.events)) if raw.events else ((), [])
+    defects += event_defects
     status = raw.status
     return Span(  # by position (in the order of its fields): made for every span kept
         trace_id,
@@ -480,7 +438,7 @@ def _typed_span(
         resource,
         STATUS_CODES.get(status.code, "unset") if status is not None else "unset",  # status_code
         status.message if status is not None else "",  # status_message
-        tuple(events),
+        events,
         line,
         scope,
         defects,
