@@ -228,14 +228,19 @@ def looks_like_mcp(span: Span) -> bool:
     return any(key.startswith("mcp.") for key in span.attributes)
 
 
+def _named_like_mcp(name: str) -> bool:
+    """An MCP method as the span name's first word, or a gateway's tool-call span name."""
+    return name.split(" ", 1)[0] in KNOWN_METHODS or name in VENDOR_TOOL_CALLS
+
+
 def may_be_mcp(name: str, attribute_keys: Collection[str]) -> bool:
     """Whether a span can be an MCP span, from its name and attribute keys, before it is built.
 
     Every span :func:`looks_like_mcp` accepts passes (its ``mcp.method.name`` is an ``mcp.`` key).
     """
-    if METHOD in attribute_keys or name.split(" ", 1)[0] in KNOWN_METHODS:
-        return True  # the common cases first
-    return name in VENDOR_TOOL_CALLS or any(key.startswith("mcp.") for key in attribute_keys)
+    if METHOD in attribute_keys or _named_like_mcp(name):
+        return True
+    return any(key.startswith("mcp.") for key in attribute_keys)
 
 
 def may_be_mcp_text(name: str, attributes_json: bytes) -> bool:
@@ -245,7 +250,7 @@ def may_be_mcp_text(name: str, attributes_json: bytes) -> bool:
     written ``"mcp.`` in the text unless its letters are escaped, and a text with a backslash
     in it is kept for its keys to be read. A span it keeps goes on to :func:`may_be_mcp`.
     """
-    if name.split(" ", 1)[0] in KNOWN_METHODS or name in VENDOR_TOOL_CALLS:
+    if _named_like_mcp(name):
         return True
     return b'"mcp.' in attributes_json or b"\\" in attributes_json
 

@@ -359,10 +359,12 @@ def _typed_spans(
         for scoped in scope_spans:
             scope_name = scoped.scope.name if scoped.scope is not None else ""
             for raw in scoped.spans:
-                text = raw.attributes
-                if keep_text is not None and not keep_text(raw.name, bytes(text)):
+                attributes_text = raw.attributes
+                if keep_text is not None and not keep_text(raw.name, bytes(attributes_text)):
                     continue  # not even its attributes are decoded
-                attributes = key_values(_json_value.decode(text) if text else None)
+                attributes = key_values(
+                    _json_value.decode(attributes_text) if attributes_text else None
+                )
                 if keep is not None and not keep(raw.name, attributes[0]):
                     continue
                 spans.append(_typed_span(raw, attributes, resource, scope_name, line))
