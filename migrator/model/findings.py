@@ -133,8 +133,7 @@ class PackedFindings:
 
     def rows(self) -> list[Row]:
         """The rows of the block's findings, in their order (no finding is made)."""
-        rows: list[Row] = pickle.loads(zlib.decompress(self.data))
-        return rows
+        return _unpacked(self.data)
 
 
 # Findings are pickled as plain rows of their fields: pickling the dataclass itself goes
@@ -349,8 +348,7 @@ class _SpilledBlock:
 
     def rows(self, spill: BinaryIO | None) -> list[Row]:
         """The rows of the block's findings, in their order."""
-        rows: list[Row] = pickle.loads(zlib.decompress(self._data(spill)))
-        return rows
+        return _unpacked(self._data(spill))
 
     def read(self, spill: BinaryIO | None) -> PackedFindings:
         """The block as it was packed (to hand it on: taken out of the list, or pickled).
@@ -359,7 +357,7 @@ class _SpilledBlock:
         every spilled block, two findings each would make memory grow with the count.
         """
         data = self._data(spill)
-        rows: list[Row] = pickle.loads(zlib.decompress(data))
+        rows = _unpacked(data)
         first, last = Finding(*rows[0]), Finding(*rows[-1])
         in_order = all(ROW_KEY(a) <= ROW_KEY(b) for a, b in pairwise(rows))
         return PackedFindings(data, self.kinds, first, last, in_order)
@@ -370,3 +368,9 @@ def count_kinds(findings: Iterable[Finding]) -> Counter[CountKey]:
     if isinstance(findings, FindingList):
         return findings.kinds()
     return Counter((f.code, f.severity, f.fixable) for f in findings)
+
+
+def _unpacked(data: bytes) -> list[Row]:
+    """The rows a block was packed from (see :meth:`PackedFindings.pack`)."""
+    rows: list[Row] = pickle.loads(zlib.decompress(data))
+    return rows
