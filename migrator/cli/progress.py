@@ -32,10 +32,12 @@ def run_files(
     backup: str | None = None,
     output_dir: str | None = None,
     on_file: Callable[[FileDone], None] | None = None,
+    on_paths: Callable[[list[str]], None] | None = None,
 ) -> RunResult:
     """Run the command over its paths, ``--pair`` captures or stdin; diffs and fixed stdin go to stdout.
 
-    ``on_file`` hears of each file after the progress bar does (``report`` merges it).
+    ``on_file`` hears of each file after the progress bar does (``report`` merges it,
+    ``check`` writes its findings); ``on_paths`` is the runner's (the files to run).
 
     Raises:
         UsageError: '-' or --pair combined with other paths, or no path at all.
@@ -59,6 +61,7 @@ def run_files(
             cluster=args.dask_scheduler,
             on_start=progress.start,
             on_file=progress.file_done if on_file is None else progress.also(on_file),
+            on_paths=on_paths,
         )
     finally:
         progress.stop()

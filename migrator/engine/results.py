@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,7 @@ __all__ = [
     "FAIL_ON_CHOICES",
     "FileReport",
     "FixOutcome",
+    "InPathOrder",
     "RunResult",
     "Tally",
 ]
@@ -267,6 +268,46 @@ class RunResult:
                 line += f"; {tally.unsafe_fixes} fixable with --unsafe-fixes"
             line += ")"
         return line
+
+
+class InPathOrder:
+    """Hands on a run's files as soon as their findings can be written in the report's order.
+
+    A report sorts findings by path first, so the files of one path, once they and every
+    file of a path sorting before it are done, can be written: nothing still running can
+    sort before them. :meth:`file_done` is told of each file as the runner finishes it (in
+    the order of the paths, which need not be sorted: ``check b.jsonl a.jsonl``); the files
+    that are not yet due wait here (their findings packed, as the report holds them). Each
+    part handed on is a :class:`RunResult` of the reports of one path (a path given twice
+    is two reports, merged there as the whole report merges them), so the parts' findings,
+    one after the other, are :meth:`RunResult.iter_findings` of the whole run.
+    """
+
+    def __init__(self, paths: Sequence[str], hand_on: Callable[[RunResult], None]) -> None:
+        self._hand_on = hand_on
+        self._waiting = Counter(paths)  # files not yet done, by path
+        self._order = sorted(self._waiting)  # the paths, as the report sorts them
+        self._next = 0  # the first path not yet handed on
+        self._done: dict[str, list[FileReport]] = {}
+
+    def file_done(self, path: str, outcome: FileReport | MigratorError) -> None:
+        """One file is done (its report, or the error it ended with); hand on what is due."""
+        if self._waiting[path] <= 0:
+            raise ValueError(f"{path} is not a file of this run, or was done already")
+        if isinstance(outcome, FileReport):
+            self._done.setdefault(path, []).append(outcome)
+        self._waiting[path] -= 1
+        order = self._order
+        while self._next < len(order) and self._waiting[order[self._next]] == 0:
+            reports = self._done.pop(order[self._next], [])
+            self._next += 1
+            if reports:
+                self._hand_on(RunResult(files=reports))
+
+    @property
+    def finished(self) -> bool:
+        """Whether every file is done and handed on."""
+        return self._next == len(self._order)
 
 
 def _in_order(findings: Iterable[Finding]) -> Iterator[Finding]:

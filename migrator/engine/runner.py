@@ -173,6 +173,7 @@ def run(
     cluster: str | Any = None,
     on_start: Callable[[int, int], None] | None = None,
     on_file: Callable[[FileDone], None] | None = None,
+    on_paths: Callable[[list[str]], None] | None = None,
 ) -> RunResult:
     """Check or fix (``options.mode``) every transcript under ``paths``, or two-file captures.
 
@@ -206,6 +207,9 @@ def run(
         on_start: called with the number of files and of worker processes
             before the first file runs.
         on_file: called as each file is done, in the order of the paths.
+        on_paths: called with the path of every file to run (as ``on_file`` will name
+            them), in that order, before the first runs; not for stdin or ``pairs``, whose
+            report comes whole.
 
     Returns:
         The reports and errors of every file, and how long the run took.
@@ -256,6 +260,8 @@ def run(
                         copy = files.copy_target(path, given, output_dir) if output_dir else None
                         found.append(path)
                         tasks.append(FileTask(narrow(options, str(path)), backup, copy))
+                if on_paths is not None:
+                    on_paths([str(path) for path in found])
                 result = _run_paths(
                     found,
                     named,

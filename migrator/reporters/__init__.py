@@ -5,6 +5,12 @@ module and say what they are; it feeds the CLI's choices and help, so a new form
 is one module and one enum member. Reporter modules are imported only when used. What they
 report is a :class:`migrator.engine.results.RunResult`; this package only chooses who
 prints it.
+
+A format whose findings can be written before the run is over (``text``, ``jsonl``,
+``github``, ``json``) has a :class:`FindingWriter`, its module's ``Writer``: ``check`` hands
+it each file's findings as soon as nothing still running can sort before them
+(:class:`migrator.engine.results.InPathOrder`), and its ``report`` is that writer given the
+whole result at once, so the two write the same text.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 if TYPE_CHECKING:  # reporters are imported when used; the registry stays light
     from migrator.engine.results import RunResult
@@ -30,22 +36,27 @@ class OutputFormat(str, Enum):
 
     module: str
     description: str
+    streams: bool  # its module has a FindingWriter: findings are written as files are done
 
-    def __new__(cls, value: str, module: str = "", description: str = "") -> OutputFormat:
+    def __new__(
+        cls, value: str, module: str = "", description: str = "", streams: bool = False
+    ) -> OutputFormat:
         member = str.__new__(cls, value)
         member._value_ = value
         member.module = module
         member.description = description
+        member.streams = streams
         return member
 
     TEXT = (
         "text",
         "text",
         "path:line:col: CODE message (coloured on a terminal; NO_COLOR, FORCE_COLOR)",
+        True,
     )
-    JSON = "json", "json", "one document (schemas/findings.schema.json)"
-    JSONL = "jsonl", "jsonl", "one finding per line"
-    GITHUB = "github", "github", "GitHub Actions annotations"
+    JSON = "json", "json", "one document (schemas/findings.schema.json)", True
+    JSONL = "jsonl", "jsonl", "one finding per line", True
+    GITHUB = "github", "github", "GitHub Actions annotations", True
     SARIF = "sarif", "sarif", "SARIF 2.1.0 (GitHub code scanning)"
     JUNIT = "junit", "junit", "JUnit XML"
     GITLAB = "gitlab", "gitlab", "GitLab Code Quality"
@@ -80,6 +91,22 @@ class ReportOptions:
 Reporter = Callable[["RunResult", TextIO, ReportOptions], None]
 
 
+class FindingWriter(Protocol):
+    """A reporter that writes findings part by part, in order, as a run hands them on.
+
+    :meth:`write` is called with parts of the run (each a ``RunResult`` of some of its
+    files), in the order the report sorts them, so that the parts' findings, one after the
+    other, are the whole run's, sorted; :meth:`close` once, with the whole result, after
+    the last part.
+    """
+
+    def write(self, part: RunResult) -> None:
+        """Write the findings of ``part``."""
+
+    def close(self, result: RunResult) -> None:
+        """Write what comes after the last finding (a summary, the file errors)."""
+
+
 def _lazy(module: str) -> Reporter:
     """A reporter that imports ``migrator.reporters.<module>`` on first use."""
 
@@ -99,6 +126,19 @@ REPORTERS: dict[OutputFormat, Reporter] = {
     f: _lazy(f.module) if f.module else _auto for f in OutputFormat
 }
 """Who prints each format (the modules are imported when used)."""
+
+
+def finding_writer(
+    output_format: str | OutputFormat, out: TextIO, options: ReportOptions
+) -> FindingWriter | None:
+    """The :class:`FindingWriter` of a format (``auto`` resolved here), or ``None`` if it has none."""
+    fmt = resolve_format(output_format)
+    if not fmt.streams:
+        return None
+    writer: FindingWriter = importlib.import_module(f"migrator.reporters.{fmt.module}").Writer(
+        out, options
+    )
+    return writer
 
 
 def write_report(
@@ -128,9 +168,11 @@ def write_report(
 
 __all__ = [
     "REPORTERS",
+    "FindingWriter",
     "OutputFormat",
     "ReportOptions",
     "Reporter",
+    "finding_writer",
     "resolve_format",
     "write_report",
 ]

@@ -34,25 +34,42 @@ def command(level: str, message: str, **properties: str | int) -> str:
     return f"::{level}{' ' + props if props else ''}::{escape_data(message)}"
 
 
+class Writer:
+    """The GitHub reporter, a part of the run at a time (see :class:`~migrator.reporters.FindingWriter`)."""
+
+    def __init__(self, out: TextIO, options: ReportOptions) -> None:
+        self.out = out
+        self.show_evidence = options.show_evidence
+
+    def write(self, part: RunResult) -> None:
+        """One workflow command per finding of ``part``."""
+        for finding in part.iter_findings():
+            message = finding.message
+            if self.show_evidence and finding.evidence:
+                message += "\n" + "\n".join(f"= {item}" for item in finding.evidence)
+            line = command(
+                LEVEL[finding.severity],
+                message,
+                file=display_path(finding.path),
+                line=finding.line,
+                col=finding.column,
+                title=f"{finding.code} {finding.slug}",
+            )
+            self.out.write(line + "\n")
+
+    def close(self, result: RunResult) -> None:
+        """One ``::error`` per file of the run that could not be read."""
+        for error in result.errors:
+            where: dict[str, str | int] = {"title": "mcp-transcripts: file error"}
+            if error.path:
+                where["file"] = display_path(error.path)
+                if error.line:
+                    where["line"] = error.line
+            self.out.write(command("error", error.message, **where) + "\n")
+
+
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """One workflow command per finding, sorted; then one ``::error`` per unreadable file."""
-    for finding in result.iter_findings():
-        message = finding.message
-        if options.show_evidence and finding.evidence:
-            message += "\n" + "\n".join(f"= {item}" for item in finding.evidence)
-        line = command(
-            LEVEL[finding.severity],
-            message,
-            file=display_path(finding.path),
-            line=finding.line,
-            col=finding.column,
-            title=f"{finding.code} {finding.slug}",
-        )
-        out.write(line + "\n")
-    for error in result.errors:
-        where: dict[str, str | int] = {"title": "mcp-transcripts: file error"}
-        if error.path:
-            where["file"] = display_path(error.path)
-            if error.line:
-                where["line"] = error.line
-        out.write(command("error", error.message, **where) + "\n")
+    writer = Writer(out, options)
+    writer.write(result)
+    writer.close(result)

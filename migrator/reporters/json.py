@@ -113,22 +113,46 @@ def _findings(findings: list[dict[str, Any]]) -> str:
     return ",\n".join("    " + indented(value, 2) for value in findings)
 
 
+class Writer:
+    """The document, a part of the run at a time (see :class:`~migrator.reporters.FindingWriter`).
+
+    Its head is written with the first part, its findings as each part comes, and the
+    summary, which counts the whole run, by :meth:`close`.
+    """
+
+    def __init__(self, out: TextIO, options: ReportOptions) -> None:
+        self.out = out
+        self.started = False  # the head is written
+        self.listed = False  # at least one finding is written
+
+    def _head(self) -> None:
+        if not self.started:
+            self.started = True
+            self.out.write("{\n")
+            self.out.write(f'  "version": {DOCUMENT_VERSION},\n')
+            tool = {"name": "mcp-transcripts", "version": __version__}
+            self.out.write(f'  "tool": {indented(tool, 1)},\n')
+
+    def write(self, part: RunResult) -> None:
+        """The findings of ``part``, members of the document's ``findings`` list."""
+        self._head()
+        out = self.out
+        rows = part.iter_rows()  # a finding's fields are all this needs: none is made
+        while block := list(map(row_as_dict, islice(rows, BLOCK))):
+            out.write(",\n" if self.listed else '  "findings": [\n')
+            self.listed = True
+            out.write(_findings(block))
+
+    def close(self, result: RunResult) -> None:
+        """The end of the findings list and the summary of the whole run."""
+        self._head()
+        self.out.write("\n  ],\n" if self.listed else '  "findings": [],\n')
+        self.out.write(f'  "summary": {indented(summary(result), 1)}\n')
+        self.out.write("}\n")
+
+
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """Write the document, indented as ``json.dump(indent=2)`` would, with a final newline."""
-    out.write("{\n")
-    out.write(f'  "version": {DOCUMENT_VERSION},\n')
-    out.write(f'  "tool": {indented({"name": "mcp-transcripts", "version": __version__}, 1)},\n')
-    rows = result.iter_rows()  # a finding's fields are all this needs: none is made
-    block = list(map(row_as_dict, islice(rows, BLOCK)))
-    if not block:
-        out.write('  "findings": [],\n')
-    else:
-        out.write('  "findings": [\n')
-        while block:
-            out.write(_findings(block))
-            block = list(map(row_as_dict, islice(rows, BLOCK)))
-            if block:
-                out.write(",\n")
-        out.write("\n  ],\n")
-    out.write(f'  "summary": {indented(summary(result), 1)}\n')
-    out.write("}\n")
+    writer = Writer(out, options)
+    writer.write(result)
+    writer.close(result)

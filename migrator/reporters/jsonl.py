@@ -19,19 +19,36 @@ from migrator.reporters import ReportOptions
 from migrator.reporters.json import BLOCK, writes_as_json
 
 
-def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """One compact JSON object per finding, sorted, each on its own line.
+class Writer:
+    """The jsonl reporter, a part of the run at a time (see :class:`~migrator.reporters.FindingWriter`)."""
 
-    The text is ``json.dumps``'s; orjson writes it, a block at a time, wherever
-    the two agree (see :func:`migrator.reporters.json.writes_as_json`).
-    """
-    rows = result.iter_rows()  # a finding's fields are all this needs: none is made
-    while block := list(map(row_as_dict, islice(rows, BLOCK))):
-        if writes_as_json(block):
-            try:
-                out.write("".join([orjson.dumps(item).decode() + "\n" for item in block]))
-                continue
-            except TypeError:  # an integer beyond 64 bits, a lone surrogate: the standard way
-                pass
-        for item in block:
-            out.write(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n")
+    def __init__(self, out: TextIO, options: ReportOptions) -> None:
+        self.out = out
+
+    def write(self, part: RunResult) -> None:
+        """One compact JSON object per finding of ``part``, each on its own line.
+
+        The text is ``json.dumps``'s; orjson writes it, a block at a time, wherever
+        the two agree (see :func:`migrator.reporters.json.writes_as_json`).
+        """
+        out = self.out
+        rows = part.iter_rows()  # a finding's fields are all this needs: none is made
+        while block := list(map(row_as_dict, islice(rows, BLOCK))):
+            if writes_as_json(block):
+                try:
+                    out.write("".join([orjson.dumps(item).decode() + "\n" for item in block]))
+                    continue
+                except TypeError:  # an integer beyond 64 bits, a lone surrogate: the standard way
+                    pass
+            for item in block:
+                out.write(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def close(self, result: RunResult) -> None:
+        """Nothing follows the findings: there is no summary line."""
+
+
+def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
+    """One compact JSON object per finding, sorted, each on its own line."""
+    writer = Writer(out, options)
+    writer.write(result)
+    writer.close(result)

@@ -24,16 +24,34 @@ SEVERITY_STYLE = {
 }
 
 
+class Writer:
+    """The text reporter, a part of the run at a time (see :class:`~migrator.reporters.FindingWriter`)."""
+
+    def __init__(self, out: TextIO, options: ReportOptions) -> None:
+        self.out = out
+        self.show_evidence = options.show_evidence
+        self.color = use_color(out) if options.color is None else options.color
+
+    def write(self, part: RunResult) -> None:
+        """``path:line:col: CODE message`` per finding; evidence indented below with ``--show-evidence``."""
+        out, color, show_evidence = self.out, self.color, self.show_evidence
+        for finding in part.iter_findings():
+            where = f"{finding.path}:{finding.line}:{finding.column}:"
+            if color:
+                style = SEVERITY_STYLE[finding.severity]
+                out.write(f"{BOLD}{where}{RESET} {style}{finding.code}{RESET} {finding.message}\n")
+            else:
+                out.write(f"{where} {finding.code} {finding.message}\n")
+            if show_evidence:
+                for item in finding.evidence:
+                    out.write(f"    {DIM}= {item}{RESET}\n" if color else f"    = {item}\n")
+
+    def close(self, result: RunResult) -> None:
+        """Nothing follows the findings (the summary line goes to standard error)."""
+
+
 def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
     """``path:line:col: CODE message``, sorted; evidence indented below with ``--show-evidence``."""
-    color = use_color(out) if options.color is None else options.color
-    for finding in result.iter_findings():
-        where = f"{finding.path}:{finding.line}:{finding.column}:"
-        if color:
-            style = SEVERITY_STYLE[finding.severity]
-            out.write(f"{BOLD}{where}{RESET} {style}{finding.code}{RESET} {finding.message}\n")
-        else:
-            out.write(f"{where} {finding.code} {finding.message}\n")
-        if options.show_evidence:
-            for item in finding.evidence:
-                out.write(f"    {DIM}= {item}{RESET}\n" if color else f"    = {item}\n")
+    writer = Writer(out, options)
+    writer.write(result)
+    writer.close(result)

@@ -16,7 +16,8 @@ from migrator.cli.io import IO, formatter
 from migrator.cli.progress import run_files
 
 if TYPE_CHECKING:
-    from migrator.engine.results import RunResult
+    from migrator.engine.results import InPathOrder, RunResult
+    from migrator.engine.runner import FileDone
 
 NAME = "check"
 HELP = "report findings"
@@ -72,7 +73,15 @@ def run(args: argparse.Namespace, io: IO) -> int:
     )
     config, options = settings(io, given, verbose=args.verbose)
     fail_on = config.fail_level(given)
-    result = run_files(args, io, config, options)
+    streaming = None if args.write_baseline or args.baseline else _Streaming(args, io, fail_on)
+    result = run_files(
+        args,
+        io,
+        config,
+        options,
+        on_file=streaming.file_done if streaming else None,
+        on_paths=streaming.start if streaming else None,
+    )
     if args.write_baseline:
         return _write_baseline(args, io, result)
     if args.baseline:
@@ -83,9 +92,12 @@ def run(args: argparse.Namespace, io: IO) -> int:
             io.stderr.write(
                 f"mcp-transcripts: baseline {args.baseline}: {result.known} known, {result.tally().findings} new, {len(result.stale)} stale\n"
             )
-    api.write_report(
-        result, io.stdout, args.output_format, show_evidence=args.show_evidence, fail_on=fail_on
-    )
+    if streaming is not None and streaming.writer is not None:
+        streaming.finish(result)
+    else:
+        api.write_report(
+            result, io.stdout, args.output_format, show_evidence=args.show_evidence, fail_on=fail_on
+        )
     if not args.quiet:
         io.stderr.write(result.summary(Mode.CHECK) + "\n")
     if result.stale:
@@ -96,6 +108,48 @@ def run(args: argparse.Namespace, io: IO) -> int:
         )
         io.stderr.writelines(f"  {line}\n" for line in result.stale)
     return result.exit_code(fail_on, Mode.CHECK)
+
+
+class _Streaming:
+    """Writes each file's findings while the run goes on, for a format that can (text, jsonl,
+    github, json): a file is written once it and every file sorting before it are done
+    (:class:`~migrator.engine.results.InPathOrder`), so the output is the same as written at
+    the end, only sooner. Not under a progress bar on the same terminal, which would be
+    drawn over; not with a baseline, which filters the findings after the run.
+    """
+
+    def __init__(self, args: argparse.Namespace, io: IO, fail_on: str) -> None:
+        from migrator.reporters import ReportOptions, finding_writer
+
+        self.args, self.io = args, io
+        options = ReportOptions(show_evidence=args.show_evidence, fail_on=fail_on)
+        self.writer = finding_writer(args.output_format, io.stdout, options)
+        self.order: InPathOrder | None = None
+
+    def start(self, paths: list[str]) -> None:
+        """The runner's ``on_paths``: the files it is about to run."""
+        from migrator.cli.progress import show_progress
+        from migrator.engine.results import InPathOrder
+        from migrator.reporters.terminal import is_terminal
+
+        if self.writer is None:
+            return
+        io = self.io
+        if show_progress(io, self.args.quiet, len(paths)) and is_terminal(io.stdout):
+            return  # the bar is drawn where the findings would go: they come at the end
+        self.order = InPathOrder(paths, self.writer.write)
+
+    def file_done(self, done: FileDone) -> None:
+        """The runner's ``on_file``: write what is due."""
+        if self.order is not None:
+            self.order.file_done(done.path, done.outcome)
+
+    def finish(self, result: RunResult) -> None:
+        """The run is over: what did not stream (stdin, ``--pair``), then what ends the report."""
+        assert self.writer is not None
+        if self.order is None:
+            self.writer.write(result)
+        self.writer.close(result)
 
 
 def _write_baseline(args: argparse.Namespace, io: IO, result: RunResult) -> int:
