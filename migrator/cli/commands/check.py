@@ -18,6 +18,7 @@ from migrator.cli.progress import run_files
 if TYPE_CHECKING:
     from migrator.engine.results import InPathOrder, RunResult
     from migrator.engine.runner import FileDone
+    from migrator.reporters import FindingWriter
 
 NAME = "check"
 HELP = "report findings"
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
     )
     config, options = settings(io, given, verbose=args.verbose)
     fail_on = config.fail_level(given)
-    streaming = None if args.write_baseline or args.baseline else _Streaming(args, io, fail_on)
+    streaming = None if args.write_baseline or args.baseline else _Streaming.of(args, io, fail_on)
     result = run_files(
         args,
         io,
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
             io.stderr.write(
                 f"mcp-transcripts: baseline {args.baseline}: {result.known} known, {result.tally().findings} new, {len(result.stale)} stale\n"
             )
-    if streaming is not None and streaming.writer is not None:
+    if streaming is not None:
         streaming.finish(result)
     else:
         api.write_report(
@@ -118,13 +119,18 @@ class _Streaming:
     drawn over; not with a baseline, which filters the findings after the run.
     """
 
-    def __init__(self, args: argparse.Namespace, io: IO, fail_on: str) -> None:
+    def __init__(self, args: argparse.Namespace, io: IO, writer: FindingWriter) -> None:
+        self.args, self.io, self.writer = args, io, writer
+        self.order: InPathOrder | None = None
+
+    @classmethod
+    def of(cls, args: argparse.Namespace, io: IO, fail_on: str) -> _Streaming | None:
+        """The streaming of this run's format, or ``None`` if it is written whole at the end."""
         from migrator.reporters import ReportOptions, finding_writer
 
-        self.args, self.io = args, io
         options = ReportOptions(show_evidence=args.show_evidence, fail_on=fail_on)
-        self.writer = finding_writer(args.output_format, io.stdout, options)
-        self.order: InPathOrder | None = None
+        writer = finding_writer(args.output_format, io.stdout, options)
+        return None if writer is None else cls(args, io, writer)
 
     def start(self, paths: list[str]) -> None:
         """The runner's ``on_paths``: the files it is about to run."""
@@ -132,8 +138,6 @@ class _Streaming:
         from migrator.engine.results import InPathOrder
         from migrator.reporters.terminal import is_terminal
 
-        if self.writer is None:
-            return
         io = self.io
         if show_progress(io, self.args.quiet, len(paths)) and is_terminal(io.stdout):
             return  # the bar is drawn where the findings would go: they come at the end
@@ -146,7 +150,6 @@ class _Streaming:
 
     def finish(self, result: RunResult) -> None:
         """The run is over: what did not stream (stdin, ``--pair``), then what ends the report."""
-        assert self.writer is not None
         if self.order is None:
             self.writer.write(result)
         self.writer.close(result)
