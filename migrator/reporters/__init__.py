@@ -107,6 +107,18 @@ class FindingWriter(Protocol):
         """Write what comes after the last finding (a summary, the file errors)."""
 
 
+def whole_report(writer: Callable[[TextIO, ReportOptions], FindingWriter]) -> Reporter:
+    """The ``report`` of a format with a :class:`FindingWriter`: the whole result as one part."""
+
+    def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
+        """Write the report of the whole result (as ``check`` writes it part by part)."""
+        written = writer(out, options)
+        written.write(result)
+        written.close(result)
+
+    return report
+
+
 def _lazy(module: str) -> Reporter:
     """A reporter that imports ``migrator.reporters.<module>`` on first use."""
 
@@ -174,5 +186,6 @@ __all__ = [
     "Reporter",
     "finding_writer",
     "resolve_format",
+    "whole_report",
     "write_report",
 ]

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from migrator.engine.results import RunResult
 from migrator.model.findings import Severity
-from migrator.reporters import ReportOptions
+from migrator.reporters import ReportOptions, whole_report
 from migrator.reporters.support import display_path
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -68,8 +68,5 @@ class Writer:
             self.out.write(command("error", error.message, **where) + "\n")
 
 
-def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """One workflow command per finding, sorted; then one ``::error`` per unreadable file."""
-    writer = Writer(out, options)
-    writer.write(result)
-    writer.close(result)
+report = whole_report(Writer)
+"""One workflow command per finding, sorted; then one ``::error`` per unreadable file."""

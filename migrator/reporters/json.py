@@ -16,7 +16,7 @@ import orjson
 from migrator import __version__
 from migrator.engine.results import RunResult
 from migrator.model.findings import row_as_dict
-from migrator.reporters import ReportOptions
+from migrator.reporters import ReportOptions, whole_report
 
 DOCUMENT_VERSION = 1
 
@@ -151,8 +151,5 @@ class Writer:
         self.out.write("}\n")
 
 
-def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """Write the document, indented as ``json.dump(indent=2)`` would, with a final newline."""
-    writer = Writer(out, options)
-    writer.write(result)
-    writer.close(result)
+report = whole_report(Writer)
+"""Write the document, indented as ``json.dump(indent=2)`` would, with a final newline."""

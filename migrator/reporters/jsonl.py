@@ -15,7 +15,7 @@ import orjson
 
 from migrator.engine.results import RunResult
 from migrator.model.findings import row_as_dict
-from migrator.reporters import ReportOptions
+from migrator.reporters import ReportOptions, whole_report
 from migrator.reporters.json import BLOCK, writes_as_json
 
 
@@ -47,8 +47,5 @@ class Writer:
         """Nothing follows the findings: there is no summary line."""
 
 
-def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """One compact JSON object per finding, sorted, each on its own line."""
-    writer = Writer(out, options)
-    writer.write(result)
-    writer.close(result)
+report = whole_report(Writer)
+"""One compact JSON object per finding, sorted, each on its own line."""

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from migrator.engine.results import RunResult
 from migrator.model.findings import Severity
-from migrator.reporters import ReportOptions
+from migrator.reporters import ReportOptions, whole_report
 from migrator.reporters.terminal import use_color
 
 RESET = "\x1b[0m"
@@ -50,8 +50,5 @@ class Writer:
         """Nothing follows the findings (the summary line goes to standard error)."""
 
 
-def report(result: RunResult, out: TextIO, options: ReportOptions) -> None:
-    """``path:line:col: CODE message``, sorted; evidence indented below with ``--show-evidence``."""
-    writer = Writer(out, options)
-    writer.write(result)
-    writer.close(result)
+report = whole_report(Writer)
+"""``path:line:col: CODE message``, sorted; evidence indented below with ``--show-evidence``."""
