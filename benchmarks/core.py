@@ -21,8 +21,14 @@ mode, each line's direction known, findings logged and dropped): CPU microsecond
 line through :class:`migrator.live.fixer.LiveFixer`, the one pass and the full way, best
 of ``--repeat`` in this process.
 
+``--first-finding`` prints how soon ``check`` writes its first finding against how long the
+whole run takes (wall seconds from the start of the process, median of ``--repeat``), with
+``-j 1`` and with the default ``-j`` (which cuts a file of 64 MB or more into stretches); with
+``--against`` the revision's beside, the two trees taking turns.
+
 Usage:
-    python benchmarks/core.py [--messages 200000] [--repeat 3] [--against REV] [--per-kind | --live]
+    python benchmarks/core.py [--messages 200000] [--repeat 3] [--against REV]
+                              [--per-kind | --live | --first-finding]
 """
 
 from __future__ import annotations
@@ -248,6 +254,36 @@ def live(path: Path, repeat: int) -> None:
     print(f"  full way over one pass: {full_way / one_pass:.2f}")
 
 
+def first_finding(path: Path, repeat: int, against: str | None) -> None:
+    """Print the seconds to the first finding written and to the end of ``check``, by ``-j``."""
+    trees = [("this tree", ROOT)] + ([(against, checkout(against))] if against else [])
+    cli = [sys.executable, "-m", "migrator", "check", "-q", "--output-format", "text"]
+    print(f"{path.name}: seconds from the start of check to its first finding and to its end,")
+    print(f"median of {repeat}")
+    print(f"{'check':14s} {'tree':>12s} {'first finding':>14s} {'whole run':>10s} {'share':>6s}")
+    for jobs in (["-j", "1"], []):
+        times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name, _ in trees}
+        for _ in range(repeat):
+            for name, cwd in trees:  # taking turns: both meet the same machine
+                started = time.perf_counter()
+                process = subprocess.Popen(
+                    [*cli, *jobs, str(path)], cwd=cwd,
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                assert process.stdout is not None
+                process.stdout.readline()
+                first = time.perf_counter() - started
+                while process.stdout.read(1 << 20):
+                    pass
+                process.wait()
+                times[name][0].append(first)
+                times[name][1].append(time.perf_counter() - started)
+        for name, (firsts, wholes) in times.items():
+            first, whole = statistics.median(firsts), statistics.median(wholes)
+            label = " ".join(jobs) or "default -j"
+            print(f"{label:14s} {name:>12s} {first:14.2f} {whole:10.2f} {first / whole:6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200_000)
@@ -255,8 +291,14 @@ def main() -> None:
     parser.add_argument("--per-kind", action="store_true", help="CPU time per line, by kind")
     parser.add_argument("--against", metavar="REV", help="also measure a git revision's code")
     parser.add_argument("--live", action="store_true", help="CPU time per line through a proxy")
+    parser.add_argument(
+        "--first-finding", action="store_true", help="seconds to check's first finding"
+    )
     args = parser.parse_args()
     path = transcript(args.messages)
+    if args.first_finding:
+        first_finding(path, args.repeat, args.against)
+        return
     if args.live or args.per_kind:  # measured in this process: this tree's migrator
         sys.path.insert(0, str(ROOT))
         if args.live:

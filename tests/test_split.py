@@ -159,9 +159,11 @@ def test_auto_cuts_one_file_from_the_size_that_pays(
 ) -> None:
     cut: list[int] = []
 
-    def recording(path: str, options: Options, jobs: int, backup: str | None) -> object:
+    def recording(
+        path: str, options: Options, jobs: int, backup: str | None, on_found: object = None
+    ) -> object:
         cut.append(jobs)
-        return real_split_run(path, options, jobs, backup)
+        return real_split_run(path, options, jobs, backup, on_found)  # type: ignore[arg-type]
 
     real_split_run = stretches.split_run
     monkeypatch.setattr(stretches, "split_run", recording)

@@ -33,11 +33,13 @@ def run_files(
     output_dir: str | None = None,
     on_file: Callable[[FileDone], None] | None = None,
     on_paths: Callable[[list[str]], None] | None = None,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> RunResult:
     """Run the command over its paths, ``--pair`` captures or stdin; diffs and fixed stdin go to stdout.
 
     ``on_file`` hears of each file after the progress bar does (``report`` merges it,
-    ``check`` writes its findings); ``on_paths`` is the runner's (the files to run).
+    ``check`` writes its findings); ``on_paths`` and ``on_found`` are the runner's (the
+    files to run, and a file's findings so far while it is read).
 
     Raises:
         UsageError: '-' or --pair combined with other paths, or no path at all.
@@ -62,6 +64,7 @@ def run_files(
             on_start=progress.start,
             on_file=progress.file_done if on_file is None else progress.also(on_file),
             on_paths=on_paths,
+            on_found=on_found,
         )
     finally:
         progress.stop()

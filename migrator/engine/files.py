@@ -273,12 +273,19 @@ def fix_text(
     return after, report
 
 
-def check_file(path: str | Path, options: Options | None = None) -> FileReport:
+def check_file(
+    path: str | Path,
+    options: Options | None = None,
+    *,
+    on_found: Callable[[FileReport], None] | None = None,
+) -> FileReport:
     """Check one transcript file, streaming it (memory stays bounded for line formats).
 
     Args:
         path: the transcript file.
         options: which rules run, and how (default: all, as ``check`` does).
+        on_found: called with the report as a large wire transcript is read, with
+            findings that are final (see :func:`~migrator.engine.pipeline.check_lines`).
 
     Returns:
         The report: format, messages read and findings.
@@ -290,7 +297,7 @@ def check_file(path: str | Path, options: Options | None = None) -> FileReport:
     opts = options or Options()
     report = FileReport(str(path))
     with _open(path, opts.storage_options) as stream:
-        check_lines(_read_lines(stream, path), str(path), opts, report)
+        check_lines(_read_lines(stream, path), str(path), opts, report, on_found=on_found)
     return report
 
 

@@ -8,7 +8,7 @@ bounded memory. Findings are collected in the :class:`FileReport` passed in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 
 from migrator.engine import onepass
@@ -168,16 +168,33 @@ def process(lines: Iterable[str], path: str, options: Options, report: FileRepor
         yield output
 
 
-def check_lines(lines: Iterable[str], path: str, options: Options, report: FileReport) -> None:
+FOUND_EVERY = 1024
+"""Lines of a wire transcript between two calls of :func:`check_lines`'s ``on_found``."""
+
+
+def check_lines(
+    lines: Iterable[str],
+    path: str,
+    options: Options,
+    report: FileReport,
+    *,
+    on_found: Callable[[FileReport], None] | None = None,
+) -> None:
     """:func:`process` for a caller that wants the report only (``check``): no output is made.
 
     A wire transcript's lines then go through the one pass in a plain loop, with
     no generator between them and the reader.
 
+    ``on_found`` is called with the report every :data:`FOUND_EVERY` lines of a wire
+    transcript (read by the one pass) once the file has shown it holds traffic, so a
+    caller can write findings while the file is still being read. Every finding in the
+    report then is final, and no finding added later sorts before it: each finding on
+    a wire line is made while that line is handled, at that line.
+
     Raises:
         MigratorError: as :func:`process` raises it.
     """
-    for _ in process_units(lines, path, options, report, report_only=True):
+    for _ in process_units(lines, path, options, report, report_only=True, on_found=on_found):
         pass
 
 
@@ -188,6 +205,7 @@ def process_units(
     report: FileReport,
     *,
     report_only: bool = False,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> Iterator[tuple[str | None, str]]:
     """Like :func:`process`, pairing each unit's input text with its output.
 
@@ -195,7 +213,8 @@ def process_units(
     reader writes at the end. With a reader that streams lines
     (``report.line_for_line``) every output is the one line that replaces its
     input, which lets a diff be made as the file streams by. With
-    ``report_only`` (:func:`check_lines`), a wire transcript yields nothing.
+    ``report_only`` (:func:`check_lines`), a wire transcript yields nothing (and
+    ``on_found`` hears of its findings as they come).
     """
     try:
         source = iter(lines)
@@ -214,9 +233,15 @@ def process_units(
         handle = pipeline.handle
         if type(reader) is WireReader and pipeline.one_pass.enabled:  # one message per line
             feed = pipeline.one_pass.feed
-            if report_only:
+            if report_only and on_found is None:
                 for line_no, text in enumerate(chain(head, source), start=1):
                     feed(text, line_no)
+            elif report_only:
+                found = on_found
+                for line_no, text in enumerate(chain(head, source), start=1):
+                    feed(text, line_no)
+                    if not line_no % FOUND_EVERY and report.holds_traffic and found is not None:
+                        found(report)  # a file of no traffic is passed over: nothing to write
             else:
                 for line_no, text in enumerate(chain(head, source), start=1):
                     yield text, feed(text, line_no)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from migrator.engine import exitcodes
@@ -281,6 +281,9 @@ class InPathOrder:
     part handed on is a :class:`RunResult` of the reports of one path (a path given twice
     is two reports, merged there as the whole report merges them), so the parts' findings,
     one after the other, are :meth:`RunResult.iter_findings` of the whole run.
+
+    A file still running can be handed on in parts too (:meth:`found`): when it is the
+    only file of the first path not yet handed on, what it has found so far is due.
     """
 
     def __init__(self, paths: Sequence[str], hand_on: Callable[[RunResult], None]) -> None:
@@ -289,11 +292,50 @@ class InPathOrder:
         self._order = sorted(self._waiting)  # the paths, as the report sorts them
         self._next = 0  # the first path not yet handed on
         self._done: dict[str, list[FileReport]] = {}
+        # The file handed on in parts while it ran: its path, how many of its findings were
+        # handed on, and the line of the last of them.
+        self._running: tuple[str, int, int] | None = None
+
+    def found(self, report: FileReport) -> None:
+        """A file still running has findings that are final (``on_found`` of the runner).
+
+        They are handed on if nothing can sort before them: the file's path is the first
+        not yet handed on, no other file of that path is done or to come, and (as
+        :func:`~migrator.engine.pipeline.check_lines` promises) no finding it adds later
+        sorts before these. Otherwise they wait for the end of the file, as usual.
+
+        Raises:
+            RuntimeError: a finding sorts before one already handed on (a broken promise:
+                the output would be out of order, so the run stops rather than write it).
+        """
+        path = report.path
+        if self._next >= len(self._order) or self._order[self._next] != path:
+            return
+        if self._waiting[path] != 1 or path in self._done:
+            return
+        running = self._running
+        handed, last_line = (running[1], running[2]) if running and running[0] == path else (0, 0)
+        new = report.findings.since(handed)
+        if not new:
+            return
+        first_line = min(finding.line for finding in new)
+        if first_line <= last_line:
+            raise RuntimeError(
+                f"{path}: a finding at line {first_line} came after one at line {last_line} "
+                "was written"
+            )
+        self._running = (path, handed + len(new), max(finding.line for finding in new))
+        self._hand_on(RunResult(files=[_with_findings(report, new)]))
 
     def file_done(self, path: str, outcome: FileReport | MigratorError) -> None:
         """One file is done (its report, or the error it ended with); hand on what is due."""
         if self._waiting[path] <= 0:
             raise ValueError(f"{path} is not a file of this run, or was done already")
+        running = self._running
+        if running is not None and running[0] == path:
+            self._running = None
+            if isinstance(outcome, FileReport):  # only what was not handed on yet
+                outcome = _with_findings(outcome, outcome.findings.since(running[1]))
         if isinstance(outcome, FileReport):
             self._done.setdefault(path, []).append(outcome)
         self._waiting[path] -= 1
@@ -308,6 +350,11 @@ class InPathOrder:
     def finished(self) -> bool:
         """Whether every file is done and handed on."""
         return self._next == len(self._order)
+
+
+def _with_findings(report: FileReport, findings: list[Finding]) -> FileReport:
+    """The report with only ``findings`` (a part of its own), to hand on."""
+    return replace(report, findings=FindingList(findings))
 
 
 def _in_order(findings: Iterable[Finding]) -> Iterator[Finding]:

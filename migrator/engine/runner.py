@@ -99,11 +99,17 @@ class SpooledDiff:
             Path(self.path).unlink()
 
 
-def perform(task: FileTask, path: str) -> tuple[FileReport, str | SpooledDiff]:
-    """Run a task on one file; returns its report and its output (the diff, in diff mode)."""
+def perform(
+    task: FileTask, path: str, on_found: Callable[[FileReport], None] | None = None
+) -> tuple[FileReport, str | SpooledDiff]:
+    """Run a task on one file; returns its report and its output (the diff, in diff mode).
+
+    ``on_found`` hears of a checked file's findings as they come (see
+    :func:`~migrator.engine.files.check_file`).
+    """
     mode = task.options.mode
     if mode is Mode.CHECK:
-        return files.check_file(path, task.options), ""
+        return files.check_file(path, task.options, on_found=on_found), ""
     if mode is Mode.DIFF:
         handle, name = tempfile.mkstemp(prefix="mcp-transcripts-", suffix=".diff")
         try:
@@ -128,12 +134,12 @@ def perform_pair(task: FileTask, c2s: str, s2c: str) -> tuple[FileReport, str]:
 
 
 def _perform_caught(
-    task: FileTask, path: str
+    task: FileTask, path: str, on_found: Callable[[FileReport], None] | None = None
 ) -> tuple[FileReport | MigratorError, str | SpooledDiff, float]:
     # Runs in worker processes too: errors come back as values, in order.
     began = time.perf_counter()
     try:
-        report, output = perform(task, path)
+        report, output = perform(task, path, on_found)
     except MigratorError as exc:
         return exc, "", time.perf_counter() - began
     return report, output, time.perf_counter() - began
@@ -174,6 +180,7 @@ def run(
     on_start: Callable[[int, int], None] | None = None,
     on_file: Callable[[FileDone], None] | None = None,
     on_paths: Callable[[list[str]], None] | None = None,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> RunResult:
     """Check or fix (``options.mode``) every transcript under ``paths``, or two-file captures.
 
@@ -210,6 +217,11 @@ def run(
         on_paths: called with the path of every file to run (as ``on_file`` will name
             them), in that order, before the first runs; not for stdin or ``pairs``, whose
             report comes whole.
+        on_found: in check mode, called with a file's report while a wire transcript is
+            read in this process, and as each stretch of one cut into stretches comes back
+            in file order, its findings so far final (see
+            :func:`~migrator.engine.files.check_file`); not for files run in worker
+            processes (``-j N`` over several files), whose reports come whole.
 
     Returns:
         The reports and errors of every file, and how long the run took.
@@ -272,6 +284,7 @@ def run(
                     on_start,
                     on_file,
                     client,
+                    on_found,
                 )
             if not result.files and not result.errors:
                 raise NotATranscriptError(_nothing_read(paths, len(found)))
@@ -414,7 +427,10 @@ def _run_pairs(
 
 
 def _split(
-    task: FileTask, path: Path, jobs: int | None
+    task: FileTask,
+    path: Path,
+    jobs: int | None,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> tuple[FileReport | MigratorError, str, float] | None:
     """One large wire file cut at its session starts, on ``jobs`` processes (or ``None``).
 
@@ -427,7 +443,7 @@ def _split(
         return None
     from migrator.engine.stretches import split_run
 
-    return split_run(str(path), task.options, parts, task.backup)
+    return split_run(str(path), task.options, parts, task.backup, on_found)
 
 
 def _cores_for_one(path: Path) -> int:
@@ -451,6 +467,7 @@ def _run_paths(
     on_start: Callable[[int, int], None] | None,
     on_file: Callable[[FileDone], None] | None,
     client: Any = None,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> RunResult:
     result = RunResult()
     with contextlib.ExitStack() as stack:
@@ -469,11 +486,14 @@ def _run_paths(
         elif (
             len(paths) == 1
             and not is_url(paths[0])
-            and (split := _split(tasks[0], Path(paths[0]), requested_jobs)) is not None
+            and (split := _split(tasks[0], Path(paths[0]), requested_jobs, on_found)) is not None
         ):
             outcomes = iter([split])  # one large file on several processes
-        else:
-            outcomes = map(_perform_caught, tasks, map(str, paths))
+        else:  # in this process: a file's findings can be heard of as they come
+            outcomes = (
+                _perform_caught(task, str(path), on_found)
+                for task, path in zip(tasks, paths, strict=True)
+            )
         if on_start is not None:
             on_start(len(paths), jobs)
         for path, task, (outcome, output, seconds) in zip(paths, tasks, outcomes, strict=True):

@@ -33,8 +33,8 @@ from __future__ import annotations
 import contextlib
 import pickle
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
@@ -57,6 +57,7 @@ from migrator.readers.wire import WireReader
 MIN_STRETCH_BYTES = 4 * 1024 * 1024
 _BLOCK = 1 << 20
 _SPILL_EVERY = 4096  # lines between looks at whether a block of findings is full
+_LOOK_EVERY = 0.25  # seconds between looks at the spool of the stretch waited for
 
 
 @dataclass(frozen=True)
@@ -170,22 +171,58 @@ def _run_stretch(
             if remaining <= 0:
                 break
             if spill is not None and not line_no % _SPILL_EVERY:
-                for block in findings.take_packed():
-                    pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
+                _spool(findings.take_packed(), spill)
         if spill is not None:
-            for block in findings.take_packed(all_of_it=True):
-                pickle.dump(block, spill, pickle.HIGHEST_PROTOCOL)
+            _spool(findings.take_packed(all_of_it=True), spill)
             report.findings = FindingList()
     return report
 
 
-def _spooled(spool: str) -> Iterator[PackedFindings]:
-    with Path(spool).open("rb") as spill:
+_FRAME_HEAD = 8  # bytes of a spooled block's length, before the block
+
+
+def _spool(blocks: Iterable[PackedFindings], spill: BinaryIO) -> None:
+    """Append blocks to a stretch's spool, each framed by its length, for the parent to read.
+
+    Flushed at once: the parent reads the spool of the stretch it is waiting for while
+    the worker still writes it (:class:`_SpoolReader`).
+    """
+    wrote = False
+    for block in blocks:
+        data = pickle.dumps(block, pickle.HIGHEST_PROTOCOL)
+        spill.write(len(data).to_bytes(_FRAME_HEAD, "big") + data)
+        wrote = True
+    if wrote:
+        spill.flush()
+
+
+class _SpoolReader:
+    """Reads the blocks of a stretch's spool as its worker writes them: whole blocks only."""
+
+    def __init__(self, spool: str) -> None:
+        self._file = Path(spool).open("rb")  # noqa: SIM115 - closed by close()
+
+    def blocks(self) -> Iterator[PackedFindings]:
+        """The blocks written whole since the last call (a block still being written waits)."""
+        spill = self._file
         while True:
-            try:
-                yield pickle.load(spill)
-            except EOFError:
+            at = spill.tell()
+            head = spill.read(_FRAME_HEAD)
+            data = spill.read(int.from_bytes(head, "big")) if len(head) == _FRAME_HEAD else b""
+            if len(head) < _FRAME_HEAD or len(data) < int.from_bytes(head, "big"):
+                spill.seek(at)  # not all written yet: read it again next time
                 return
+            yield pickle.loads(data)
+
+    def rest(self) -> Iterator[PackedFindings]:
+        """Every block not read yet, once the worker is done: a part left over is an error."""
+        yield from self.blocks()
+        if self._file.read(1):
+            raise InputError("a worker left its findings incomplete; nothing written")
+
+    def close(self) -> None:
+        """Close the spool."""
+        self._file.close()
 
 
 def head_report(path: str, options: Options) -> FileReport:
@@ -216,6 +253,20 @@ def merge_stretches(head: FileReport, reports: list[FileReport]) -> FileReport:
     return head
 
 
+def _adopt(
+    head: FileReport,
+    blocks: Iterable[PackedFindings],
+    on_found: Callable[[FileReport], None] | None,
+) -> None:
+    """Add a stretch's blocks to the file's report; tell ``on_found`` if there were any."""
+    adopted = False
+    for block in blocks:
+        head.findings.adopt(block)
+        adopted = True
+    if adopted and on_found is not None:
+        on_found(head)
+
+
 def run_split(
     path: str,
     options: Options,
@@ -223,12 +274,15 @@ def run_split(
     *,
     backup: str | None = None,
     pieces: list[Stretch] | None = None,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> FileReport:
     """Check (with ``options.apply_fixes``, fix in place) one wire file on ``jobs`` processes.
 
     Findings, counts and written bytes are those of a run in one process.
     ``pieces`` are the file's :func:`stretches` when the caller has them already
-    (finding them reads the file up to the last cut).
+    (finding them reads the file up to the last cut). ``on_found`` (check only) is
+    called with the report each time the findings of the next stretch in file order
+    are in it: they are final (no later stretch has a finding before them).
 
     Raises:
         MigratorError: as a run in one process raises it, or when a worker dies.
@@ -257,9 +311,16 @@ def run_split(
                     ]
                     reports = []
                     for future, spool in zip(futures, spools, strict=True):  # in file order
-                        reports.append(future.result())
-                        for block in _spooled(spool.path):
-                            head.findings.adopt(block)
+                        reader = _SpoolReader(spool.path)
+                        try:
+                            if on_found is not None and not fixing:
+                                # The stretch waited for: its blocks are final as they come.
+                                while not wait([future], timeout=_LOOK_EVERY).done:
+                                    _adopt(head, reader.blocks(), on_found)
+                            reports.append(future.result())
+                            _adopt(head, reader.rest(), on_found if not fixing else None)
+                        finally:
+                            reader.close()
                         spool.close()
                 except BaseException:  # Ctrl-C, a failed stretch: the others' work is wasted
                     _stop_workers(pool)
@@ -306,7 +367,11 @@ def _read_all(outputs: list[str | None]) -> Iterator[bytes]:
 
 
 def split_run(
-    path: str, options: Options, jobs: int | None, backup: str | None
+    path: str,
+    options: Options,
+    jobs: int | None,
+    backup: str | None,
+    on_found: Callable[[FileReport], None] | None = None,
 ) -> tuple[FileReport | MigratorError, str, float] | None:
     """``check`` or ``fix`` of one file with ``-j N`` (N > 1), as the command's file loop wants it.
 
@@ -323,7 +388,7 @@ def split_run(
         pieces = stretches(path, jobs)
         if len(pieces) < 2:
             return None
-        report = run_split(path, options, jobs, backup=backup, pieces=pieces)
+        report = run_split(path, options, jobs, backup=backup, pieces=pieces, on_found=on_found)
     except OSError:
         return None  # unreadable: the usual path words the error
     except MigratorError as exc:

@@ -8,9 +8,10 @@ import pickle
 import tempfile
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from functools import partial
 from itertools import pairwise
 from typing import Any, BinaryIO
 
@@ -292,6 +293,27 @@ class FindingList:
         for rows in self._block_rows():
             yield from rows
         yield from map(row_of, self._tail)
+
+    def since(self, start: int) -> list[Finding]:
+        """The findings from the ``start``-th on (counting from 0), in the order they were added.
+
+        Blocks wholly before ``start`` are passed over unopened, so reading what was
+        added since the last look costs what was added (how ``check`` writes a large
+        file's findings while it is still being read).
+        """
+        blocks: list[tuple[Counter[CountKey], Callable[[], list[Row]]]] = [
+            (where.kinds, partial(where.rows, self._spill)) for where in self._spilled
+        ]
+        blocks += [(block.kinds, block.rows) for block in self._blocks]
+        out: list[Finding] = []
+        seen = 0
+        for kinds, rows in blocks:
+            count = kinds.total()
+            if seen + count > start:
+                out.extend(Finding(*row) for row in rows()[max(0, start - seen) :])
+            seen += count
+        out.extend(self._tail[max(0, start - seen) :])
+        return out
 
     def __iter__(self) -> Iterator[Finding]:
         for rows in self._block_rows():

@@ -16,7 +16,7 @@ from migrator.cli.io import IO, formatter
 from migrator.cli.progress import run_files
 
 if TYPE_CHECKING:
-    from migrator.engine.results import InPathOrder, RunResult
+    from migrator.engine.results import FileReport, InPathOrder, RunResult
     from migrator.engine.runner import FileDone
     from migrator.reporters import FindingWriter
 
@@ -82,6 +82,7 @@ def run(args: argparse.Namespace, io: IO) -> int:
         options,
         on_file=streaming.file_done if streaming else None,
         on_paths=streaming.start if streaming else None,
+        on_found=streaming.found if streaming else None,
     )
     if args.write_baseline:
         return _write_baseline(args, io, result)
@@ -142,6 +143,11 @@ class _Streaming:
         if show_progress(io, self.args.quiet, len(paths)) and is_terminal(io.stdout):
             return  # the bar is drawn where the findings would go: they come at the end
         self.order = InPathOrder(paths, self.writer.write)
+
+    def found(self, report: FileReport) -> None:
+        """The runner's ``on_found``: a large file's findings so far, written if they are due."""
+        if self.order is not None:
+            self.order.found(report)
 
     def file_done(self, done: FileDone) -> None:
         """The runner's ``on_file``: write what is due."""
