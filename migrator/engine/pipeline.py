@@ -233,15 +233,14 @@ def process_units(
         handle = pipeline.handle
         if type(reader) is WireReader and pipeline.one_pass.enabled:  # one message per line
             feed = pipeline.one_pass.feed
-            if report_only and on_found is None:
+            if report_only and on_found is not None:
                 for line_no, text in enumerate(chain(head, source), start=1):
                     feed(text, line_no)
+                    if not line_no % FOUND_EVERY and report.holds_traffic:
+                        on_found(report)  # a file of no traffic is passed over: nothing to write
             elif report_only:
-                found = on_found
                 for line_no, text in enumerate(chain(head, source), start=1):
                     feed(text, line_no)
-                    if not line_no % FOUND_EVERY and report.holds_traffic and found is not None:
-                        found(report)  # a file of no traffic is passed over: nothing to write
             else:
                 for line_no, text in enumerate(chain(head, source), start=1):
                     yield text, feed(text, line_no)

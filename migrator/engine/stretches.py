@@ -20,7 +20,9 @@ worker packs them in blocks as they come (see
 :class:`~migrator.model.findings.PackedFindings`) and appends each block to a
 spool file of its stretch; the parent takes the stretches in file order and
 adds each block, unopened, to the file's report. So the parent does no work
-per finding, and memory holds one block per process.
+per finding, and memory holds one block per process. ``check`` reads the spool
+of the stretch it waits for while the worker still writes it (each block framed
+by its length), so the findings of a large file are written as they come.
 
 A fix is written only when every stretch has succeeded: the workers write
 their stretch to temporary files beside the target, the parent joins them
@@ -208,8 +210,9 @@ class _SpoolReader:
         while True:
             at = spill.tell()
             head = spill.read(_FRAME_HEAD)
-            data = spill.read(int.from_bytes(head, "big")) if len(head) == _FRAME_HEAD else b""
-            if len(head) < _FRAME_HEAD or len(data) < int.from_bytes(head, "big"):
+            size = int.from_bytes(head, "big")
+            data = spill.read(size) if len(head) == _FRAME_HEAD else b""
+            if len(head) < _FRAME_HEAD or len(data) < size:
                 spill.seek(at)  # not all written yet: read it again next time
                 return
             yield pickle.loads(data)

@@ -115,8 +115,8 @@ def run(args: argparse.Namespace, io: IO) -> int:
 class _Streaming:
     """Writes each file's findings while the run goes on, for a format that can (text, jsonl,
     github, json): a file is written once it and every file sorting before it are done
-    (:class:`~migrator.engine.results.InPathOrder`), so the output is the same as written at
-    the end, only sooner. Not under a progress bar on the same terminal, which would be
+    (:class:`~migrator.engine.results.InPathOrder`), and a large wire transcript in parts
+    while it is read, so the output is the same as written at the end, only sooner. Not under a progress bar on the same terminal, which would be
     drawn over; not with a baseline, which filters the findings after the run.
     """
 
