@@ -510,7 +510,7 @@ def _run_paths(
             else:
                 if isinstance(output, SpooledDiff):
                     output.copy_to(out)
-                else:
+                elif output:  # check has no output: nothing to write
                     out.write(output)
                 result.files.append(outcome)
             if on_file is not None:
