@@ -294,6 +294,7 @@ def run_split(
         pieces = stretches(path, jobs)
     head = head_report(path, options)
     fixing = options.apply_fixes
+    tell = None if fixing else on_found  # only check writes findings while the run goes on
     real = snapshot = None
     scratch: list[ScratchFile] = []  # closed whatever happens: none outlives the run
     try:
@@ -316,12 +317,12 @@ def run_split(
                     for future, spool in zip(futures, spools, strict=True):  # in file order
                         reader = _SpoolReader(spool.path)
                         try:
-                            if on_found is not None and not fixing:
+                            if tell is not None:
                                 # The stretch waited for: its blocks are final as they come.
                                 while not wait([future], timeout=_LOOK_EVERY).done:
-                                    _adopt(head, reader.blocks(), on_found)
+                                    _adopt(head, reader.blocks(), tell)
                             reports.append(future.result())
-                            _adopt(head, reader.rest(), on_found if not fixing else None)
+                            _adopt(head, reader.rest(), tell)
                         finally:
                             reader.close()
                         spool.close()
