@@ -78,6 +78,17 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session")
+def action_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One GitHub Actions job's folder, shared by every test that runs action.yml.
+
+    As in a job that uses the action more than once, the action is checked out and
+    installed once (``tests/ci/test_integrations.py``'s ``run_action``): the
+    second use of the action in a job reuses the first one's environment.
+    """
+    return tmp_path_factory.mktemp("action-job")
+
+
+@pytest.fixture(scope="session")
 def s3() -> Iterator[S3Server]:
     """moto's S3 server, one for the whole session: fsspec keeps one S3 client per set of
     arguments in a process, so every test of the process must see the same endpoint."""

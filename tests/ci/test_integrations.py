@@ -184,27 +184,34 @@ def _read_env_file(path: Path) -> dict[str, str]:
     return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
 
 
-def action_checkout(tmp_path: Path) -> Path:
+def action_checkout(job: Path) -> Path:
     """The action as a workflow gets it: a clean checkout (HEAD, with this tree's action.yml)."""
     needs_git_checkout()
-    folder = tmp_path / "action"
+    folder = job / "action"
     if not folder.exists():
-        git("clone", "-q", str(REPO), str(folder), cwd=tmp_path)
+        git("clone", "-q", str(REPO), str(folder), cwd=job)
         shutil.copyfile(REPO / "action.yml", folder / "action.yml")
     return folder
 
 
 def run_action(
-    tmp_path: Path, workspace: Path, **given: str
+    job: Path, tmp_path: Path, workspace: Path, **given: str
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
-    """Run action.yml's composite steps as the runner does (bash -eo pipefail, env files)."""
-    action_path = action_checkout(tmp_path)
+    """Run action.yml's composite steps as the runner does (bash -eo pipefail, env files).
+
+    ``job`` is the job's folder (the ``action_job`` fixture): the action's checkout and
+    ``RUNNER_TEMP`` stay there from one use to the next, as within one job. Each use's
+    env files and job summary are in ``tmp_path``, and every step's output is appended
+    to ``tmp_path / "action.log"``, the runner's log.
+    """
+    action_path = action_checkout(job)
     action = load_yaml(action_path / "action.yml")
     assert action["runs"]["using"] == "composite"
     inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
     assert set(given) <= set(inputs)
     inputs.update(given)
-    files = {name: tmp_path / name for name in ("github_env", "github_output", "runner_temp")}
+    files = {name: tmp_path / name for name in ("github_env", "github_output")}
+    files["runner_temp"] = job / "runner_temp"
     files["runner_temp"].mkdir(exist_ok=True)
     base = environment(
         tmp_path,
@@ -231,6 +238,8 @@ def run_action(
         result = run(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], workspace, env
         )
+        with (tmp_path / "action.log").open("a", encoding="utf-8") as log:
+            log.write(f"## {step.get('name', number)}\n{result.stdout}{result.stderr}")
         if result.returncode != 0:
             break
     assert result is not None
@@ -238,11 +247,38 @@ def run_action(
 
 
 @pytest.mark.slow
-def test_github_action(tmp_path: Path) -> None:
+def test_a_job_that_uses_the_action_twice_installs_it_once(
+    action_job: Path, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "workspace"
+    write(workspace, "traces/clean.jsonl", clean_session())
+
+    def use(name: str) -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        result, outputs = run_action(
+            action_job, folder, workspace, paths="traces", python=sys.executable
+        )
+        assert result.returncode == 0 and outputs["exit-code"] == "0", result.stderr
+        return (folder / "action.log").read_text(encoding="utf-8")
+
+    use("first")
+    assert "already installed in this job" in use("second")
+    # an environment made from anything else (another ref, Python or extra) is made again
+    stamp = action_job / "runner_temp" / "mcp-transcripts-venv" / "mcp-transcripts-installed-from"
+    assert stamp.read_text(encoding="utf-8") == f"{sys.executable} {action_job / 'action'}"
+    stamp.write_text(f"{sys.executable} {action_job / 'elsewhere'}", encoding="utf-8")
+    assert "already installed" not in use("third")
+    assert stamp.read_text(encoding="utf-8") == f"{sys.executable} {action_job / 'action'}"
+
+
+@pytest.mark.slow
+def test_github_action(action_job: Path, tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     write(workspace, "traces/old.jsonl", session("2025-06-18", broken=False))
     write(workspace, "traces/clean.jsonl", clean_session())
     result, outputs = run_action(
+        action_job,
         tmp_path,
         workspace,
         paths="traces",
@@ -260,23 +296,28 @@ def test_github_action(tmp_path: Path) -> None:
     jsonschema.validators.validator_for(schema)(schema).validate(sarif)
 
     passing, outputs = run_action(
-        tmp_path, workspace, paths="traces", args="--fail-on error", python=sys.executable
+        action_job,
+        tmp_path,
+        workspace,
+        paths="traces",
+        args="--fail-on error",
+        python=sys.executable,
     )
     assert passing.returncode == 0 and outputs["exit-code"] == "0"
 
 
-def test_github_action_report_writes_the_job_summary(tmp_path: Path) -> None:
+def test_github_action_report_writes_the_job_summary(action_job: Path, tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     write(workspace, "traces/old.jsonl", session("2025-06-18", broken=False))
     write(workspace, "traces/clean.jsonl", clean_session())
     result, outputs = run_action(
-        tmp_path, workspace, paths="traces", report="true", python=sys.executable
+        action_job, tmp_path, workspace, paths="traces", report="true", python=sys.executable
     )
     assert result.returncode == 1 and outputs["exit-code"] == "1"  # check still decides
     summary = (tmp_path / "step_summary.md").read_text()
     assert summary.startswith("## MCP migration report\n")
     assert "not migrated" in summary and "MCP101" in summary
-    run_action(tmp_path, workspace, paths="traces", python=sys.executable)
+    run_action(action_job, tmp_path, workspace, paths="traces", python=sys.executable)
     assert (tmp_path / "step_summary.md").read_text() == summary  # report: false adds nothing
 
 

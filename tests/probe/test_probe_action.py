@@ -13,10 +13,11 @@ from tests.probe.helpers import CARELESS
 
 
 @pytest.mark.slow
-def test_github_action_probes_a_server(tmp_path: Path) -> None:
+def test_github_action_probes_a_server(action_job: Path, tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     result, outputs = run_action(
+        action_job,
         tmp_path,
         workspace,
         probe=f"{sys.executable} {CARELESS} lax",
