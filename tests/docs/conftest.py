@@ -43,19 +43,36 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built for the file system (``OFFLINE=true``, as ``make docs-offline``)."""
+    """The site built for the file system (``OFFLINE=true``, as ``make docs-offline``).
+
+    It is also the build with no network (``MCP_TRANSCRIPTS_DOCS_OFFLINE=1``, and an
+    inventory host that does not exist should the probe run anyway): one build serves both,
+    and its log is :func:`offline_build_log`'s.
+    """
     site = tmp_path_factory.mktemp("offline-site")
+    env = {
+        **os.environ,
+        "OFFLINE": "true",
+        "MCP_TRANSCRIPTS_DOCS_OFFLINE": "1",
+        "MCP_TRANSCRIPTS_PYTHON_INVENTORY": "https://inventory.invalid/objects.inv",
+    }
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "OFFLINE": "true"},
+        env=env,
     )
     if result.returncode != 0:
         pytest.fail(f"OFFLINE=true mkdocs build --strict failed:\n{result.stderr[-6000:]}")
+    site.with_name(site.name + ".log").write_text(result.stderr, encoding="utf-8")
     return site
+
+
+def offline_build_log(offline_site: Path) -> str:
+    """What the build of ``offline_site`` wrote to stderr."""
+    return offline_site.with_name(offline_site.name + ".log").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

@@ -20,11 +20,15 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_rule_url_loads(page, site_url: str, lang: str) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Each rule's page loads with no console error, and (as it is open at 1280 px) its
+    code blocks fit their boxes: :func:`test_rule_examples_fit_their_boxes` at the desktop
+    width, without loading every page a second time."""
     prefix = "" if lang == "en" else "zh/"
     index = site_url + prefix + "migrator/reference/rules/"
     response = page.goto(index)
     assert response is not None and response.ok, index
     assert page.locator("html").get_attribute("lang") == lang
+    problems: list[str] = []
     for rule in all_rules():
         url = f"{index}{rule.code.lower()}/"
         response = page.goto(url)
@@ -34,6 +38,8 @@ def test_every_rule_url_loads(page, site_url: str, lang: str) -> None:  # type: 
         assert page.locator("article h2#fix").is_visible(), url
         summary = rule.summary_zh if lang == "zh" else rule.summary
         assert summary.strip() in page.locator("article").inner_text(), url
+        problems += _layout_problems(page, rule, lang, 1280)
+    assert not problems, "\n".join(problems)
     # from the index, a click lands on the rule's page
     page.goto(index)
     page.locator("article table a", has_text="MCP101").click()
@@ -80,39 +86,41 @@ CODE_LAYOUT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_rule_examples_fit_their_boxes(browser, site_url: str, lang: str, width: int) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_rule_examples_fit_their_boxes(browser, site_url: str, lang: str) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     """Issue 28, item 6: every code block of a rule page shows all its text, the copy
-    button covers none of it, and the example's changed lines are highlighted."""
+    button covers none of it, and the example's changed lines are highlighted; here on
+    a phone's width (390 px), and at 1280 px in :func:`test_every_rule_url_loads`."""
+    width = 390
     context, tab = _new_page(browser, width)
     prefix = "" if lang == "en" else "zh/"
     problems: list[str] = []
     try:
         for rule in all_rules():
-            url = f"{site_url}{prefix}migrator/reference/rules/{rule.code.lower()}/"
-            tab.goto(url)
-            tab.wait_for_selector("article pre .md-code__button, article pre .md-clipboard")
-            layout = tab.evaluate(CODE_LAYOUT)
-            where = f"{rule.code} {lang} {width}px"
-            problems += [
-                f"{where}: cut off, no scrollbar: {name}" for name in layout["unscrollable"]
-            ]
-            problems += [f"{where}: example does not wrap: {name}" for name in layout["unwrapped"]]
-            problems += [
-                f"{where}: copy button over the text: {name}" for name in layout["overlaps"]
-            ]
-            if tab.evaluate("document.documentElement.scrollWidth") > width:
-                problems.append(f"{where}: the page scrolls sideways")
-            expected = _changed_text(rule)
-            if expected is not None and [_squeeze(m) for m in layout["marked"][:2]] != expected:
-                problems.append(f"{where}: highlighted {layout['marked'][:2]}, changed {expected}")
-            wanted = EXPECTED_MARKS.get(rule.code)
-            if wanted and wanted not in "".join(layout["marked"]):
-                problems.append(f"{where}: {wanted} not highlighted")
+            tab.goto(f"{site_url}{prefix}migrator/reference/rules/{rule.code.lower()}/")
+            problems += _layout_problems(tab, rule, lang, width)
     finally:
         context.close()
     assert not problems, "\n".join(problems)
+
+
+def _layout_problems(tab, rule: RuleInfo, lang: str, width: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """What is wrong with the code blocks of the rule page open in ``tab`` (``width`` px wide)."""
+    tab.wait_for_selector("article pre .md-code__button, article pre .md-clipboard")
+    layout = tab.evaluate(CODE_LAYOUT)
+    where = f"{rule.code} {lang} {width}px"
+    problems = [f"{where}: cut off, no scrollbar: {name}" for name in layout["unscrollable"]]
+    problems += [f"{where}: example does not wrap: {name}" for name in layout["unwrapped"]]
+    problems += [f"{where}: copy button over the text: {name}" for name in layout["overlaps"]]
+    if tab.evaluate("document.documentElement.scrollWidth") > width:
+        problems.append(f"{where}: the page scrolls sideways")
+    expected = _changed_text(rule)
+    if expected is not None and [_squeeze(m) for m in layout["marked"][:2]] != expected:
+        problems.append(f"{where}: highlighted {layout['marked'][:2]}, changed {expected}")
+    wanted = EXPECTED_MARKS.get(rule.code)
+    if wanted and wanted not in "".join(layout["marked"]):
+        problems.append(f"{where}: {wanted} not highlighted")
+    return problems
 
 
 # What the After of some rules changes, as the highlighted lines show it (pretty-printed).
