@@ -38,7 +38,7 @@ def test_every_rule_url_loads(page, site_url: str, lang: str) -> None:  # type: 
         assert page.locator("article h2#fix").is_visible(), url
         summary = rule.summary_zh if lang == "zh" else rule.summary
         assert summary.strip() in page.locator("article").inner_text(), url
-        problems += _layout_problems(page, rule, lang, 1280)
+        problems += _layout_problems(page, rule, lang, page.viewport_size["width"])
     assert not problems, "\n".join(problems)
     # from the index, a click lands on the rule's page
     page.goto(index)
