@@ -28,7 +28,13 @@ from migrator.errors import MigratorError
 from migrator.judge import classify as classify_module
 from migrator.judge import schemas, validation
 from migrator.live.fixer import LiveFixer
-from migrator.model.tool_calls import PLAIN_CALL_VALID_VERSIONS, plain_call
+from migrator.model.jsonrpc import decode_envelope
+from migrator.model.tool_calls import (
+    PLAIN_CALL_VALID_VERSIONS,
+    plain_call,
+    plain_call_request,
+)
+from migrator.model.tool_calls import plain_arguments as call_of
 from migrator.model.units import Direction
 from migrator.rules import base
 from migrator.rules.registry import all_rules, rule_set
@@ -449,6 +455,41 @@ def test_a_plain_call_is_a_valid_request_of_every_version_it_claims(
     for version in PLAIN_CALL_VALID_VERSIONS:
         assert validation.mcp(version, "CallToolRequest").reference.is_valid(request), version
     assert set(schemas.SUPPORTED_VERSIONS) - PLAIN_CALL_VALID_VERSIONS == {"2026-07-28"}
+
+
+member_texts = st.sampled_from([
+    '"jsonrpc":"2.0"', '"jsonrpc":"1.0"', '"id":7', '"id":"a"', '"id":1.5', '"id":null',
+    '"method":"tools/call"', '"method":"ping"', '"method":1',
+    '"params":{"name":"add"}', '"params":{"name":"add","arguments":{"a":1}}',
+    '"params":{"name":"b","arguments":[]}', '"params":{"name":"b","_meta":{}}', '"params":[]',
+    '"result":{}', '"extra":{"method":"ping"}',
+])  # fmt: skip
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(member_texts, max_size=7))
+def test_a_call_read_whole_is_the_call_its_envelope_gives(members: list[str]) -> None:
+    """The one pass reads a tools/call request in one decode (members repeated or not, in
+    any order) only where its envelope and params would give the same id, version and call."""
+    text = "{" + ",".join(members) + "}"
+    whole = plain_call_request(text)
+    envelope = decode_envelope(text)  # every generated line is one JSON object
+    if whole is None or whole.params is None:
+        return
+    assert envelope.method == "tools/call"
+    assert (whole.jsonrpc, whole.id) == (envelope.jsonrpc, envelope.id)
+    assert call_of(whole.params) == plain_call(envelope.params)
+
+
+def test_the_usual_call_is_read_whole() -> None:
+    line = (
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}'
+    )
+    whole = plain_call_request(line + "\n")
+    assert whole is not None and whole.params is not None
+    assert (whole.jsonrpc, whole.id, call_of(whole.params)) == ("2.0", 3, ("add", {"a": 1}))
+    assert plain_call_request(line.replace("tools/call", "tools/list")) is None
+    assert plain_call_request(line[:-1] + ',"method":"ping"}') is None  # the last method decides
 
 
 @pytest.mark.parametrize(

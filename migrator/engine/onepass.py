@@ -59,7 +59,12 @@ from migrator.model.session import (
     request_meta_version,
 )
 from migrator.model.source import invalid_utf8_column
-from migrator.model.tool_calls import PLAIN_CALL_VALID_VERSIONS, plain_call
+from migrator.model.tool_calls import (
+    PLAIN_CALL_VALID_VERSIONS,
+    plain_arguments,
+    plain_call,
+    plain_call_request,
+)
 from migrator.model.tool_results import (
     SCHEMA_VALID_VERSIONS,
     PlainToolResult,
@@ -367,6 +372,13 @@ class OnePass:
                 if response.jsonrpc != "2.0":
                     return self._full(text, line_no, direction)
                 return self._call_answer(text, response.id, response.result, line_no, direction)
+        elif '"tools/call"' in text:  # likely a tools/call request: try it typed whole
+            request = plain_call_request(text)
+            if request is not None and request.params is not None and request.id is not UNSET:
+                if request.jsonrpc != "2.0":
+                    return self._full(text, line_no, direction)
+                call = plain_arguments(request.params)
+                return self._call(text, request.id, call, None, line_no, direction)
         try:
             envelope = decode_envelope(text)
         except (msgspec.MsgspecError, ValueError, RecursionError):
@@ -380,7 +392,8 @@ class OnePass:
             if envelope.id is UNSET:
                 return self._notification(text, method, line_no, direction)
             if method == "tools/call":
-                return self._call(text, envelope, line_no, direction)
+                call = plain_call(envelope.params)
+                return self._call(text, envelope.id, call, envelope, line_no, direction)
             return self._request(text, envelope, method, line_no, direction)
         if envelope.result and not envelope.error and object_starts(envelope.result):
             return self._result(text, envelope, envelope.id, None, line_no, direction)
@@ -461,16 +474,23 @@ class OnePass:
         return text
 
     def _call(
-        self, text: str, envelope: Envelope, line_no: int, direction: Direction | None
+        self,
+        text: str,
+        request_id: Any,
+        call: tuple[str, Any] | None,
+        envelope: Envelope | None,
+        line_no: int,
+        direction: Direction | None,
     ) -> str:
         """A tools/call request: in flight as a :class:`PendingCall` when its rules keep quiet.
 
         The common case of the whole pass, so it reads what it can from the tool's
-        plan (:meth:`_plan`) and does nothing twice. A call with invalid arguments
-        has its argument hooks called (:meth:`_invalid_arguments`).
+        plan (:meth:`_plan`) and does nothing twice. ``call`` is the plain call's name
+        and arguments (``None``: not a plain call); ``envelope`` is ``None`` when the
+        line was read typed whole. A call with invalid arguments has its argument
+        hooks called (:meth:`_invalid_arguments`).
         """
         route = self._call_route
-        request_id = envelope.id
         id_type = type(request_id)
         if route is None or not (
             id_type is str
@@ -483,7 +503,6 @@ class OnePass:
         pending = tracker.pending
         if slot in pending:  # MCP304's to word
             return self._full(text, line_no, direction)
-        call = plain_call(envelope.params)
         if call is None:
             return self._full(text, line_no, direction)
         name, arguments = call
@@ -505,7 +524,7 @@ class OnePass:
     def _invalid_arguments(
         self,
         text: str,
-        envelope: Envelope,
+        envelope: Envelope | None,
         line_no: int,
         given: Direction | None,
         slot: tuple[Direction, tuple[str, Any]],
@@ -520,6 +539,8 @@ class OnePass:
         hooks = self._argument_hooks.get("tools/call")
         if hooks is None:  # the route was not remembered (too many methods)
             return self._full(text, line_no, given)
+        if envelope is None:  # read typed whole: the hooks read the message's envelope
+            envelope = decode_envelope(text)
         message = self._message(text, line_no, given, Kind.REQUEST, envelope)
         tracker = self._tracker
         session = tracker.session

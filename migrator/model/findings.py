@@ -144,6 +144,7 @@ row_of = operator.attrgetter(*FIELDS)
 """A finding's row."""
 ROW_KEY = operator.itemgetter(0, 1, 2, 3)
 """What rows sort by: path, line, column and code, as findings compare."""
+_ORDER_KEY = operator.attrgetter("path", "line", "column", "code")
 
 
 class FindingList:
@@ -186,7 +187,8 @@ class FindingList:
 
     def append(self, finding: Finding) -> None:
         """Add one finding."""
-        if self._last is not None and finding < self._last:
+        last = self._last  # compared by their keys: the dataclass's __lt__ is Python code
+        if last is not None and _ORDER_KEY(finding) < _ORDER_KEY(last):
             self._in_order = False
         self._last = finding
         self._tail.append(finding)

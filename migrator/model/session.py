@@ -27,6 +27,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from migrator.model.jsonrpc import decode_envelope
 from migrator.model.jsontext import display, json_type
 from migrator.model.units import Direction, Kind, SourceMessage
 
@@ -242,8 +243,11 @@ class ReadRequest(PendingRequest):
             end = len(text)  # the line without its trailing whitespace, as the reader makes it
             while end and text[end - 1] in _LINE_END:
                 end -= 1
+            envelope = self._envelope
+            if envelope is None:  # read typed whole (a plain tools/call): its envelope now
+                envelope = decode_envelope(text)
             message = SourceMessage.undecoded(
-                text, 0, end, self._line, self.direction, Kind.REQUEST, self._envelope
+                text, 0, end, self._line, self.direction, Kind.REQUEST, envelope
             )
             self.message = message
             return message
@@ -263,7 +267,7 @@ class PendingCall(ReadRequest):
         self,
         text: str,
         line: int,
-        envelope: Any,
+        envelope: Any,  # None: the line was read typed whole, its envelope is decoded if asked
         direction: Direction,
         session: Session,
         name: str,

@@ -15,12 +15,10 @@ to the python-jsonschema oracle.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 import orjson
-
-from migrator.model.jsonrpc import object_starts
 
 _ABSENT = msgspec.Raw()  # an absent member: a present one is never empty
 
@@ -41,6 +39,38 @@ NO_ARGUMENTS: Any = None
 """What :func:`plain_call` gives for arguments when the request sent none."""
 
 
+class CallRequest(msgspec.Struct):
+    """A whole tools/call request line whose params are plain, read in one decode.
+
+    ``method`` must be there and be tools/call (at each of its occurrences: a line
+    that also names another method is refused). Other members are ignored, as the
+    envelope ignores them. Decoding a request so reads its envelope and its params in one pass over
+    the text, where the envelope first and then :func:`plain_call` would go over
+    the params twice.
+    """
+
+    method: Literal["tools/call"]
+    jsonrpc: Any = msgspec.UNSET
+    id: Any = msgspec.UNSET
+    params: PlainCallParams | None = None
+
+
+_decode_request = msgspec.json.Decoder(CallRequest).decode
+
+
+def plain_call_request(text: str) -> CallRequest | None:
+    """The line read as a :class:`CallRequest`, or ``None`` (then read it envelope first).
+
+    A request decoded so has the same id, ``jsonrpc`` and params as its envelope and
+    :func:`plain_call` give: msgspec keeps the last of a member given twice, as the
+    envelope does, and refuses the line if any ``method`` is not tools/call.
+    """
+    try:
+        return _decode_request(text)
+    except (msgspec.MsgspecError, ValueError, RecursionError):
+        return None
+
+
 def plain_call(params: msgspec.Raw) -> tuple[str, Any] | None:
     """The tool name and arguments of plain call params, or ``None`` for the full way.
 
@@ -53,13 +83,18 @@ def plain_call(params: msgspec.Raw) -> tuple[str, Any] | None:
         plain = _decode(params)
     except (msgspec.MsgspecError, ValueError, RecursionError):
         return None
+    return plain_arguments(plain)
+
+
+def plain_arguments(plain: PlainCallParams) -> tuple[str, Any] | None:
+    """The tool name and arguments of decoded plain params (``None``: arguments not an object)."""
     raw = plain.arguments
     if not raw:
         return plain.name, NO_ARGUMENTS
-    if not object_starts(raw):
-        return None
     try:
         arguments = orjson.loads(bytes(raw))
     except ValueError:  # a value orjson refuses: the full path has its own decoder
+        return None
+    if type(arguments) is not dict:  # not an object (its raw text would not start with "{")
         return None
     return plain.name, arguments

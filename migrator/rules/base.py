@@ -122,7 +122,7 @@ def shared(evidence: tuple[str, ...]) -> tuple[str, ...]:
     catalog, the same version, the same wording): sharing the strings keeps
     memory near what the unique text needs.
     """
-    return tuple(sys.intern(item) for item in evidence)
+    return tuple(map(sys.intern, evidence))
 
 
 def _fixable(fix: FixSafety) -> FixSafety | None:
