@@ -160,7 +160,10 @@ class _CallPlan:
     after one of them changed (:meth:`OnePass._plan`) and then read as attributes.
     """
 
-    __slots__ = ("call_admitted", "declares_output", "input", "output", "result_admitted", "track")
+    __slots__ = (
+        "call_admitted", "declares_output", "input", "input_valid", "output", "output_valid",
+        "result_admitted", "track",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -175,6 +178,9 @@ class _CallPlan:
         self.input = input_validator  # None: nothing to check the arguments against
         self.declares_output = declares_output  # MCP204 reads structuredContent
         self.output = output_validator  # None: nothing to check it against
+        # The compiled verdicts, called directly (see _verdict).
+        self.input_valid = _compiled_verdict(input_validator)
+        self.output_valid = _compiled_verdict(output_validator)
         self.track: ToolTrack | None = None  # the tool's record, once a call succeeded
 
 
@@ -510,8 +516,9 @@ class OnePass:
         plan = self._plan(session, name)
         if not plan.call_admitted:
             return self._full(text, line_no, direction)
-        checker = plan.input
-        if checker is not None and not _valid(checker, {} if arguments is None else arguments):
+        if plan.input is not None and not _verdict(
+            plan.input, plan.input_valid, {} if arguments is None else arguments
+        ):
             return self._invalid_arguments(text, envelope, line_no, given, slot)
         pending[slot] = PendingCall(text, line_no, envelope, slot[0], session, name, arguments)
         if len(pending) > MAX_PENDING:
@@ -738,7 +745,7 @@ class OnePass:
                     value = orjson.loads(bytes(structured))
                 except ValueError:
                     return False
-                if not _valid(checker, value):
+                if not _verdict(checker, plan.output_valid, value):
                     return False
         if self._records_calls:
             track = plan.track
@@ -784,6 +791,26 @@ class OnePass:
                         if member in tool and schemas.check_json_schema(tool[member], dialect):
                             return False
         return True
+
+
+def _compiled_verdict(checker: FastValidator | None) -> Callable[[Any], bool] | None:
+    """The jsonschema-rs ``is_valid`` of a validator, if it has one (``None``: it has not)."""
+    compiled = checker.compiled if checker is not None else None
+    return compiled.is_valid if compiled is not None else None
+
+
+def _verdict(checker: FastValidator, compiled: Callable[[Any], bool] | None, instance: Any) -> bool:
+    """:func:`_valid`, with the compiled verdict called directly: the one pass asks it of every
+    call and structured result, and two Python calls fewer are a tenth of a plain call's cost.
+
+    Where the compiled validator raises, :func:`_valid` decides, as it always did.
+    """
+    if compiled is not None:
+        try:
+            return compiled(instance)
+        except Exception:  # huge integers, an unresolvable $ref: FastValidator knows what to do
+            pass
+    return _valid(checker, instance)
 
 
 def _valid(checker: FastValidator, instance: Any) -> bool:
