@@ -34,13 +34,14 @@ SCHEMA_VALID_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "20
 class TextBlock(msgspec.Struct):
     """A text content block; other members are ignored, as the schema allows them.
 
-    The text is kept as its raw JSON (skipped, not built into a ``str``: nothing
-    reads it here, and a result's text is most of its bytes); :func:`plain_result`
-    checks that it is a string.
+    Nothing here reads the text, but it is decoded as a ``str``: that is what
+    refuses a block whose text is not a string, and it costs fewer instructions
+    than keeping the raw JSON and checking its first byte (1.4% of a pass over the
+    benchmark's lines, counted with callgrind).
     """
 
     type: Literal["text"]
-    text: msgspec.Raw
+    text: str
     annotations: msgspec.Raw = _ABSENT
     meta: msgspec.Raw = msgspec.field(default=_ABSENT, name="_meta")
 
@@ -128,7 +129,7 @@ def _plain(plain: PlainToolResult) -> bool:
     structured = plain.structured_content
     if structured and memoryview(structured)[0] != 0x7B:  # present, and not an object
         return False
-    for block in plain.content:
-        if block.annotations or block.meta or memoryview(block.text)[0] != 0x22:  # not a string
+    for block in plain.content:  # noqa: SIM110 - a loop: any() over a generator costs more
+        if block.annotations or block.meta:
             return False
     return True
