@@ -547,3 +547,23 @@ def test_a_proxy_forwards_what_the_full_way_forwards_and_sends_valid_calls_throu
         # The corpus's -32602 answers are rewritten when fixing, and only then.
         assert (rewritten > 0) is options.apply_fixes
         assert logged  # findings are logged either way
+
+
+def test_the_counted_pass_is_check_s_one_pass_over_the_file(tmp_path: Path) -> None:
+    """``benchmarks/core.py --instructions`` counts the pass check makes (valgrind aside)."""
+    import subprocess
+
+    import core  # benchmarks/core.py
+
+    text = "".join(line + "\n" for line in generate(400))
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    counted = subprocess.run(
+        [sys.executable, "-c", core.COUNTED, str(ROOT), str(path), "pass", "1"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    found = len(check_text(text, str(path)).findings)
+    assert found > 0
+    assert int(counted.stdout) == found
+    orjson_loop = [sys.executable, "-c", core.COUNTED, str(ROOT), str(path), "orjson", "1"]
+    assert subprocess.run(orjson_loop, capture_output=True, check=False).returncode == 0
