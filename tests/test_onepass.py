@@ -489,7 +489,8 @@ def test_the_usual_call_is_read_whole() -> None:
     assert whole is not None and whole.params is not None
     assert (whole.jsonrpc, whole.id, call_of(whole.params)) == ("2.0", 3, ("add", {"a": 1}))
     assert plain_call_request(line.replace("tools/call", "tools/list")) is None
-    assert plain_call_request(line[:-1] + ',"method":"ping"}') is None  # the last method decides
+    assert plain_call_request(line[:-1] + ',"method":"ping"}') is None  # any other method refuses
+    assert plain_call_request(line.replace('"method":"tools/call",', "")) is None  # so does none
 
 
 @pytest.mark.parametrize(

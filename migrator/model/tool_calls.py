@@ -44,9 +44,9 @@ class CallRequest(msgspec.Struct):
 
     ``method`` must be there and be tools/call (at each of its occurrences: a line
     that also names another method is refused). Other members are ignored, as the
-    envelope ignores them. Decoding a request so reads its envelope and its params in one pass over
-    the text, where the envelope first and then :func:`plain_call` would go over
-    the params twice.
+    envelope ignores them. Decoding a request so reads its envelope and its params
+    in one pass over the text, where the envelope first and then :func:`plain_call`
+    would go over the params twice.
     """
 
     method: Literal["tools/call"]
