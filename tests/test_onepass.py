@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -552,8 +553,6 @@ def test_a_proxy_forwards_what_the_full_way_forwards_and_sends_valid_calls_throu
 
 def test_the_counted_pass_is_check_s_one_pass_over_the_file(tmp_path: Path) -> None:
     """``benchmarks/core.py --instructions`` counts the pass check makes (valgrind aside)."""
-    import subprocess
-
     import core  # benchmarks/core.py
 
     text = "".join(line + "\n" for line in generate(400))

@@ -144,7 +144,8 @@ row_of = operator.attrgetter(*FIELDS)
 """A finding's row."""
 ROW_KEY = operator.itemgetter(0, 1, 2, 3)
 """What rows sort by: path, line, column and code, as findings compare."""
-_ORDER_KEY = operator.attrgetter("path", "line", "column", "code")
+_ORDER_KEY = operator.attrgetter(*(f.name for f in fields(Finding) if f.compare))
+"""What findings compare by (the dataclass's compared fields), as one C call."""
 
 
 class FindingList:
