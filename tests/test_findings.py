@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import shutil
@@ -144,3 +145,18 @@ def test_blocks_spilled_to_a_temporary_file_read_back_as_they_were(
         assert list(head) == [] and not head
     finally:
         FindingList.BLOCK, FindingList.SPILL_BYTES = 2048, 8 << 20
+
+
+def test_a_finding_equals_hashes_and_orders_by_its_location_and_code_alone() -> None:
+    """What findings compare by stayed as it was when ``Finding`` stopped being frozen."""
+    first = finding(3)
+    reworded = dataclasses.replace(first, message="other words", evidence=("other",))
+    assert reworded == first
+    assert hash(reworded) == hash(first)
+    assert len({first, reworded, finding(4)}) == 2
+    assert sorted([finding(4), finding(3, "MCP203"), first]) == [
+        first,
+        finding(3, "MCP203"),
+        finding(4),
+    ]
+    assert finding(3, path="b.jsonl") > finding(9)

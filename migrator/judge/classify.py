@@ -44,9 +44,9 @@ class Outcome(str, Enum):
     TOOL_RESULT = "tool-result"  # an ordinary result, error or not
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen: made for every tools/call error, and frozen fields cost 6x to set
 class Verdict:
-    """The outcome of one exchange, with the evidence for it."""
+    """The outcome of one exchange, with the evidence for it (read-only once made)."""
 
     outcome: Outcome
     evidence: tuple[str, ...]

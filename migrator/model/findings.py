@@ -1,4 +1,4 @@
-"""Findings: what ``check`` reports. Frozen, comparable, and serialisable."""
+"""Findings: what ``check`` reports. Read-only by contract, comparable, hashable and serialisable."""
 
 from __future__ import annotations
 
@@ -40,9 +40,19 @@ class FixSafety(str, Enum):
     NONE = "none"  # no automatic fix
 
 
-@dataclass(frozen=True, order=True, slots=True)
+# Not frozen: a frozen dataclass sets each of its 15 fields through object.__setattr__,
+# which made a finding cost 2-5 us to build (6x a plain one); with the Verdict and the Hit
+# around it, frozen fields were 13% of the instructions spent on an invalid call and its
+# -32602 (`benchmarks/core.py --instructions`). Nothing writes to a finding once made
+# (``dataclasses.replace`` makes a changed copy), and the hash is the frozen one's (the
+# compared fields), kept with ``unsafe_hash``.
+@dataclass(order=True, slots=True, unsafe_hash=True)
 class Finding:
-    """One thing ``check`` found, located at a line and column of a file."""
+    """One thing ``check`` found, located at a line and column of a file.
+
+    Treat it as read-only: the report, its summary and a baseline hold the same
+    object, and its hash is that of its location and code.
+    """
 
     path: str
     line: int

@@ -49,7 +49,7 @@ class RuleContext:
     tool_schemas: ToolSchemas | None = None  # compiled tool schemas, shared by the rules of a run
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen, like Finding and Verdict: one is made for every finding
 class Hit:
     """A rule's finding and, if it has one, how to build its fix.
 
