@@ -44,7 +44,7 @@ class Outcome(str, Enum):
     TOOL_RESULT = "tool-result"  # an ordinary result, error or not
 
 
-@dataclass  # not frozen: made for every tools/call error, and frozen fields cost 6x to set
+@dataclass  # not frozen: one per tools/call exchange judged, and frozen fields cost 6x to set
 class Verdict:
     """The outcome of one exchange, with the evidence for it (read-only once made)."""
 

@@ -50,8 +50,8 @@ class FixSafety(str, Enum):
 class Finding:
     """One thing ``check`` found, located at a line and column of a file.
 
-    Treat it as read-only: the report, its summary and a baseline hold the same
-    object, and its hash is that of its location and code.
+    Treat it as read-only: reporters and baselines read the object the rule made,
+    and its hash is that of its location and code.
     """
 
     path: str
