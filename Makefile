@@ -24,11 +24,16 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 demo: $(STAMP) ## check, fix --diff and fix the example transcripts, build the docs: one screen
 	@$(BIN)/python scripts/demo.py
 
-test: $(STAMP) ## run the whole test suite
-	$(BIN)/python -m pytest
+# The suite runs on every core (pytest-xdist); TEST_JOBS=0 runs it in one process, without workers.
+# --dist loadgroup keeps the tests that share an install in one worker (tests/conftest.py).
+TEST_JOBS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup
+
+test: $(STAMP) ## run the whole test suite, on every core
+	$(PYTEST)
 
 test-fast: $(STAMP) ## the suite without slow and browser tests
-	$(BIN)/python -m pytest -m "not slow and not browser"
+	$(PYTEST) -m "not slow and not browser"
 
 lint: $(STAMP) ## ruff (lint and format check) and mypy
 	$(BIN)/ruff check migrator tests scripts benchmarks fuzz

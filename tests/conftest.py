@@ -77,6 +77,22 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> Path:
     return ROOT
 
 
+# make test runs the suite on every core (pytest-xdist, --dist loadgroup). Each worker is a
+# process of its own with its own session fixtures, so tests that share something across
+# modules run in one worker, named by a group:
+INSTALLS_INTO_FIXTURES_WORK = pytest.mark.xdist_group("fixtures-work")
+"""For a module whose fixtures install SDKs or servers into the git-ignored ``.fixtures-work/``:
+two workers installing into the same folder at once would break each other's install."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Every test that runs action.yml in action_job's folder goes to one worker, which
+    # installs the action once, as a job does, instead of once per worker.
+    for item in items:
+        if "action_job" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("action-job"))
+
+
 @pytest.fixture(scope="session")
 def action_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One GitHub Actions job's folder, shared by every test that runs action.yml.

@@ -22,9 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import INSTALLS_INTO_FIXTURES_WORK
 from tests.docs.conftest import ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, INSTALLS_INTO_FIXTURES_WORK]
 
 EXAMPLES = ROOT / "docs" / "examples"
 WORK = ROOT / ".fixtures-work" / "sdk-snippets"

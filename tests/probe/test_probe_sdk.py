@@ -16,11 +16,12 @@ from types import ModuleType
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import INSTALLS_INTO_FIXTURES_WORK, ROOT
 from tests.probe.helpers import check_json, keys, probe_json, table
 
 pytestmark = [
     pytest.mark.slow,
+    INSTALLS_INTO_FIXTURES_WORK,
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes"),
 ]
 

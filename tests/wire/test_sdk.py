@@ -22,11 +22,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import RECORDED
+from tests.conftest import INSTALLS_INTO_FIXTURES_WORK, RECORDED
 from tests.wire.helpers import HERE, ROOT, Spawn, migrate
 
 pytestmark = [
     pytest.mark.slow,
+    INSTALLS_INTO_FIXTURES_WORK,
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals"),
 ]
 
