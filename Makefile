@@ -24,10 +24,10 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 demo: $(STAMP) ## check, fix --diff and fix the example transcripts, build the docs: one screen
 	@$(BIN)/python scripts/demo.py
 
-# The suite runs on every core (pytest-xdist); TEST_JOBS=0 runs it in one process, without workers.
-# --dist loadgroup keeps the tests that share an install in one worker (tests/conftest.py).
+# The suite runs on every core (pytest-xdist); TEST_JOBS=0 runs it in one process, without
+# workers. Workers that need the same install take turns (tests/conftest.py, installing).
 TEST_JOBS ?= auto
-PYTEST := $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup
+PYTEST := $(BIN)/python -m pytest -n $(TEST_JOBS)
 
 test: $(STAMP) ## run the whole test suite, on every core
 	$(PYTEST)

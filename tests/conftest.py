@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 from migrator.cli import main
@@ -77,20 +79,21 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> Path:
     return ROOT
 
 
-# make test runs the suite on every core (pytest-xdist, --dist loadgroup). Each worker is a
-# process of its own with its own session fixtures, so tests that share something across
-# modules run in one worker, named by a group:
-INSTALLS_INTO_FIXTURES_WORK = pytest.mark.xdist_group("fixtures-work")
-"""For a module whose fixtures install SDKs or servers into the git-ignored ``.fixtures-work/``:
-two workers installing into the same folder at once would break each other's install."""
+FIXTURES_WORK = ROOT / ".fixtures-work"
+"""Where the SDK and server tests install what they run (git-ignored, kept between runs)."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Every test that runs action.yml in action_job's folder goes to one worker, which
-    # installs the action once, as a job does, instead of once per worker.
-    for item in items:
-        if "action_job" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("action-job"))
+@contextmanager
+def installing() -> Iterator[None]:
+    """Hold the install lock of :data:`FIXTURES_WORK` while checking for and making an install.
+
+    ``make test`` runs the suite in several worker processes (pytest-xdist), and tests in
+    different workers need the same servers: two npm or pip installs into one folder at once
+    break each other. Under the lock, the second worker finds the first one's install made.
+    """
+    FIXTURES_WORK.mkdir(exist_ok=True)
+    with FileLock(FIXTURES_WORK / ".install.lock"):
+        yield
 
 
 @pytest.fixture(scope="session")

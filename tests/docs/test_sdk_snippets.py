@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import INSTALLS_INTO_FIXTURES_WORK
+from tests.conftest import installing
 from tests.docs.conftest import ROOT
 
-pytestmark = [pytest.mark.slow, INSTALLS_INTO_FIXTURES_WORK]
+pytestmark = pytest.mark.slow
 
 EXAMPLES = ROOT / "docs" / "examples"
 WORK = ROOT / ".fixtures-work" / "sdk-snippets"
@@ -85,14 +85,15 @@ def _sdk_python(line: str) -> Path:
     venv = WORK / f"venv-{line}"
     python = venv / "bin" / "python"
     probe = [str(python), "-c", "import mcp.client.session"]
-    if not python.exists() or _run(probe, ROOT, "probe").returncode != 0:
-        if not python.exists():
-            _install([sys.executable, "-m", "venv", str(venv)], ROOT, "create the SDK venv")
-        _install(
-            [str(python), "-m", "pip", "install", "--quiet", requirement],
-            ROOT,
-            f"pip install {requirement}",
-        )
+    with installing():
+        if not python.exists() or _run(probe, ROOT, "probe").returncode != 0:
+            if not python.exists():
+                _install([sys.executable, "-m", "venv", str(venv)], ROOT, "create the SDK venv")
+            _install(
+                [str(python), "-m", "pip", "install", "--quiet", requirement],
+                ROOT,
+                f"pip install {requirement}",
+            )
     return python
 
 
@@ -148,23 +149,24 @@ def typescript_project() -> Path:
         pytest.skip("node and npm are not on PATH: the TypeScript snippets cannot be compiled")
     tsc = WORK / "node_modules" / "typescript" / "bin" / "tsc"
     sdk = WORK / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
-    if not (tsc.exists() and sdk.exists()):
-        WORK.mkdir(parents=True, exist_ok=True)
-        _install(
-            [
-                "npm",
-                "install",
-                "--prefix",
-                str(WORK),
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                *NPM_PACKAGES,
-            ],
-            ROOT,
-            "npm install the TypeScript SDK",
-        )
-    _install(["npm", "pkg", "set", "type=module"], WORK, "mark the project as ES modules")
+    with installing():
+        if not (tsc.exists() and sdk.exists()):
+            WORK.mkdir(parents=True, exist_ok=True)
+            _install(
+                [
+                    "npm",
+                    "install",
+                    "--prefix",
+                    str(WORK),
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    *NPM_PACKAGES,
+                ],
+                ROOT,
+                "npm install the TypeScript SDK",
+            )
+        _install(["npm", "pkg", "set", "type=module"], WORK, "mark the project as ES modules")
     src = WORK / "src"
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir()
@@ -189,8 +191,9 @@ def test_go_snippet_vets_against_the_sdk(tmp_path: Path) -> None:
     project = WORK / "go"
     project.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(EXAMPLES / "servers" / "go.go", project / "main.go")
-    if not (project / "go.mod").exists():
-        _install([go, "mod", "init", "snippets"], project, "go mod init")
-    _install([go, "get", GO_SDK], project, f"go get {GO_SDK}")
+    with installing():
+        if not (project / "go.mod").exists():
+            _install([go, "mod", "init", "snippets"], project, "go mod init")
+        _install([go, "get", GO_SDK], project, f"go get {GO_SDK}")
     done = _run([go, "vet", "./..."], project, "go vet", timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import INSTALLS_INTO_FIXTURES_WORK, ROOT
+from tests.conftest import ROOT
 from tests.probe.helpers import check_json, keys, probe_json, table
 from tests.probe.test_probe_sdk import installed, recorder  # noqa: F401 - a fixture
 
@@ -24,7 +24,6 @@ pytest.importorskip("httpx_sse", reason="the http extra is not installed")
 
 pytestmark = [
     pytest.mark.slow,
-    INSTALLS_INTO_FIXTURES_WORK,
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes"),
 ]
 

@@ -16,12 +16,11 @@ from types import ModuleType
 
 import pytest
 
-from tests.conftest import INSTALLS_INTO_FIXTURES_WORK, ROOT
+from tests.conftest import ROOT, installing
 from tests.probe.helpers import check_json, keys, probe_json, table
 
 pytestmark = [
     pytest.mark.slow,
-    INSTALLS_INTO_FIXTURES_WORK,
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes"),
 ]
 
@@ -47,7 +46,8 @@ def installed(recorder: ModuleType, key: str) -> list[str]:
             if shutil.which(tool) is None:
                 pytest.skip(f"{tool} is not on PATH: the {key} server cannot run")
     try:
-        return list(target.install(target.workdir, True).command)
+        with installing():
+            return list(target.install(target.workdir, True).command)
     except recorder.RecordingError as exc:
         pytest.skip(f"cannot install {key} (registry unreachable?): {exc}")
 
@@ -117,8 +117,9 @@ def test_server_filesystem_on_a_temporary_folder(recorder: ModuleType, tmp_path:
             pytest.skip(f"{tool} is not on PATH: server-filesystem cannot run")
     prefix = recorder.WORK / "server-filesystem"
     try:
-        if recorder.npm_version(prefix, FILESYSTEM) != FILESYSTEM_VERSION:
-            recorder.npm_install(prefix, f"{FILESYSTEM}@{FILESYSTEM_VERSION}")
+        with installing():
+            if recorder.npm_version(prefix, FILESYSTEM) != FILESYSTEM_VERSION:
+                recorder.npm_install(prefix, f"{FILESYSTEM}@{FILESYSTEM_VERSION}")
     except recorder.RecordingError as exc:
         pytest.skip(f"cannot install {FILESYSTEM} (npm registry?): {exc}")
     entry = prefix / "node_modules" / FILESYSTEM / "dist" / "index.js"

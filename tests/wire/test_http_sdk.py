@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import INSTALLS_INTO_FIXTURES_WORK
 from tests.wire.helpers import HERE, INITIALIZE, ROOT, Peer, Spawn, migrate
 from tests.wire.test_sdk import (  # noqa: F401 - fixtures
     CALLS,
@@ -42,7 +41,6 @@ httpx = pytest.importorskip(
 
 pytestmark = [
     pytest.mark.slow,
-    INSTALLS_INTO_FIXTURES_WORK,
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
 ]
 

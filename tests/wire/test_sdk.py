@@ -22,12 +22,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import INSTALLS_INTO_FIXTURES_WORK, RECORDED
+from tests.conftest import RECORDED, installing
 from tests.wire.helpers import HERE, ROOT, Spawn, migrate
 
 pytestmark = [
     pytest.mark.slow,
-    INSTALLS_INTO_FIXTURES_WORK,
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals"),
 ]
 
@@ -60,7 +59,8 @@ def old_ts_server(recorder: ModuleType) -> list[str]:
             pytest.skip(f"{tool} is not on PATH: the TypeScript SDK server cannot run")
     target = next(t for t in recorder.TARGETS if t.key == "ts-sdk-old")
     try:
-        installed = target.install(target.workdir, True)  # npm only when the version differs
+        with installing():
+            installed = target.install(target.workdir, True)  # npm only when the version differs
     except recorder.RecordingError as exc:
         pytest.skip(f"cannot install @modelcontextprotocol/sdk 1.20.2 (npm registry?): {exc}")
     command: list[str] = installed.command
@@ -81,11 +81,12 @@ def sdk_python(recorder: ModuleType) -> Path:
         )
         return probe.returncode == 0
 
-    if not has_mcp():
-        try:
-            recorder.pip_install(venv, ["mcp"], upgrade=False)
-        except recorder.RecordingError as exc:
-            pytest.skip(f"cannot install the Python MCP SDK (PyPI?): {exc}")
+    with installing():
+        if not has_mcp():
+            try:
+                recorder.pip_install(venv, ["mcp"], upgrade=False)
+            except recorder.RecordingError as exc:
+                pytest.skip(f"cannot install the Python MCP SDK (PyPI?): {exc}")
     if not has_mcp():
         pytest.skip("the Python MCP SDK does not import in its venv")
     return python
