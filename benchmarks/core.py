@@ -33,10 +33,15 @@ with ``--against`` the revision's beside. A pass is the difference between a run
 passes and a run of one, halved, so start-up and imports drop out. Counts repeat to within
 0.1% from run to run even on a busy machine, where times move by 10% or more, so a change of
 1% shows; use a few thousand messages (callgrind runs Python about 50 times slower).
+With ``--by-function`` it also prints where a pass of this tree spends them: the machine
+functions that cost the most (their own instructions, ``callgrind_annotate``'s, three passes
+minus one, halved) and the share of each library (CPython's interpreter and objects, msgspec,
+jsonschema-rs, orjson, libc), which shows what is Python glue and what is decoding.
 
 Usage:
     python benchmarks/core.py [--messages 200000] [--repeat 3] [--against REV]
-                              [--per-kind | --live | --first-finding | --instructions]
+                              [--per-kind | --live | --first-finding | --instructions
+                               [--by-function]]
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -148,10 +154,12 @@ print(len(report.findings))  # what a pass found, for the tests
 """
 
 
-def instructions_of(tree: Path, path: Path, what: str, passes: int) -> int:
+def instructions_of(
+    tree: Path, path: Path, what: str, passes: int, out_file: str = "/dev/null"
+) -> int:
     """Instructions callgrind counts for ``passes`` passes of ``what`` (start-up included)."""
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
          sys.executable, "-c", COUNTED, str(tree), str(path), what, str(passes)],
         capture_output=True, text=True, cwd=tree, check=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dict layouts in every run
@@ -162,7 +170,88 @@ def instructions_of(tree: Path, path: Path, what: str, passes: int) -> int:
     raise RuntimeError(f"callgrind reported no count:\n{done.stderr}")
 
 
-def instructions(path: Path, against: str | None) -> None:
+def function_costs(annotated: str) -> dict[tuple[str, str], int]:
+    """The own instructions of each (library, function) in ``callgrind_annotate`` output.
+
+    A function is named by its source file's name and its own (``ceval.c:_PyEval_EvalFrameDefault``;
+    ``???:name`` without debug information); callgrind's recursion levels (``name'2``) count as
+    the function. The library is what :func:`library_of` makes of the object file in brackets.
+    """
+    costs: dict[tuple[str, str], int] = {}
+    for line in annotated.splitlines():
+        count, _, rest = line.strip().partition(" ")
+        if not count or not count[0].isdigit() or not rest.lstrip().startswith("("):
+            continue
+        where = rest.split(")", 1)[1].strip()
+        if where == "PROGRAM TOTALS":
+            continue
+        function, _, obj = where.partition(" [")
+        source, _, name = function.rpartition(":")
+        name = name.split("'", 1)[0]
+        library = library_of(obj.rstrip("]")) if obj else _library_of_source(source)
+        key = (library, f"{source.rsplit('/', 1)[-1] or '?'}:{name}")
+        costs[key] = costs.get(key, 0) + int(count.replace(",", ""))
+    return costs
+
+
+# CPython's source folders: a line with no object file is code inlined from one of them.
+_CPYTHON_SOURCES = ("/Include/", "/Objects/", "/Python/", "/Modules/", "/Parser/")
+
+
+def _library_of_source(source: str) -> str:
+    return "CPython" if any(folder in source for folder in _CPYTHON_SOURCES) else "?"
+
+
+def library_of(obj: str) -> str:
+    """A short name for the object file a function is in: an installed package's name,
+    ``CPython`` for the interpreter and its objects, ``libc``, else the file's name."""
+    parts = obj.split("/")
+    if "site-packages" in parts:
+        return parts[parts.index("site-packages") + 1]
+    name = parts[-1]
+    if name.startswith(("libpython", "python")):
+        return "CPython"
+    if name.startswith("libc.so") or name.startswith("libc-"):
+        return "libc"
+    return name or "?"
+
+
+def by_function(path: Path, lines: int, top: int = 15) -> None:
+    """Print where one pass of this tree spends its instructions: functions, then libraries."""
+    if shutil.which("callgrind_annotate") is None:
+        raise SystemExit("--by-function needs callgrind_annotate (it comes with valgrind)")
+    runs = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for passes in (1, 3):
+            out = str(Path(folder) / f"callgrind-{passes}.out")
+            instructions_of(ROOT, path, "pass", passes, out)
+            annotated = subprocess.run(
+                ["callgrind_annotate", "--threshold=100", out],
+                capture_output=True, text=True, check=True,
+            ).stdout  # fmt: skip
+            runs[passes] = function_costs(annotated)
+    per_pass = {
+        key: (runs[3].get(key, 0) - runs[1].get(key, 0)) // 2 for key in runs[1].keys() | runs[3]
+    }
+    total = sum(count for count in per_pass.values() if count > 0)
+    print(f"\nwhere one pass of this tree spends its instructions ({total:,d} in all):")
+    print(f"{'library':14s} {'function':52s} {'instructions':>13s} {'per line':>9s} {'share':>6s}")
+    ranked = sorted(per_pass.items(), key=lambda item: -item[1])
+    for (library, function), count in ranked[:top]:
+        print(
+            f"{library:14s} {function[:52]:52s} {count:13,d} {count // lines:9,d} "
+            f"{count / total:6.1%}"
+        )
+    libraries: dict[str, int] = {}
+    for (library, _), count in per_pass.items():
+        libraries[library] = libraries.get(library, 0) + count
+    print(f"{'by library':67s} {'instructions':>13s} {'per line':>9s} {'share':>6s}")
+    for library, count in sorted(libraries.items(), key=lambda item: -item[1]):
+        if count > 0:
+            print(f"{library:67s} {count:13,d} {count // lines:9,d} {count / total:6.1%}")
+
+
+def instructions(path: Path, against: str | None, functions: bool = False) -> None:
     """Print the instructions per pass of the one pass (and of ``against``'s) and the orjson loop."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
@@ -179,6 +268,8 @@ def instructions(path: Path, against: str | None) -> None:
         count = (instructions_of(tree, path, what, 3) - instructions_of(tree, path, what, 1)) // 2
         baseline = baseline or count
         print(f"{label:24s} {count:14,d} {count // lines:10,d} {baseline / count:13.3f}")
+    if functions:
+        by_function(path, lines)
 
 
 INVALID_ARGUMENTS = {"a": "two", "b": 3}  # what the generator's invalid calls send
@@ -368,10 +459,17 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="instructions per pass (valgrind)"
     )
+    parser.add_argument(
+        "--by-function",
+        action="store_true",
+        help="with --instructions: the functions and libraries a pass spends them in",
+    )
     args = parser.parse_args()
     path = transcript(args.messages)
+    if args.by_function and not args.instructions:
+        parser.error("--by-function goes with --instructions")
     if args.instructions:
-        instructions(path, args.against)
+        instructions(path, args.against, args.by_function)
         return
     if args.first_finding:
         first_finding(path, args.repeat, args.against)

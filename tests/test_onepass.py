@@ -567,3 +567,30 @@ def test_the_counted_pass_is_check_s_one_pass_over_the_file(tmp_path: Path) -> N
     assert int(counted.stdout) == found
     orjson_loop = [sys.executable, "-c", core.COUNTED, str(ROOT), str(path), "orjson", "1"]
     assert subprocess.run(orjson_loop, capture_output=True, check=False).returncode == 0
+
+
+def test_by_function_reads_callgrind_annotate_by_library_and_function() -> None:
+    """``benchmarks/core.py --by-function`` sums callgrind_annotate's own counts per function."""
+    import core  # benchmarks/core.py
+
+    annotated = """\
+--------------------------------------------------------------------------------
+Ir
+--------------------------------------------------------------------------------
+1,000,000 (100.0%)  PROGRAM TOTALS
+
+--------------------------------------------------------------------------------
+Ir                    file:function
+--------------------------------------------------------------------------------
+500,000 (50.00%)  /build/Python-3.11.7/Python/ceval.c:_PyEval_EvalFrameDefault'2 [/opt/py/lib/libpython3.11.so.1.0]
+200,000 (20.00%)  /build/Python-3.11.7/Python/ceval.c:_PyEval_EvalFrameDefault [/opt/py/lib/libpython3.11.so.1.0]
+150,000 (15.00%)  ???:json_decode_string_view [/venv/lib/python3.11/site-packages/msgspec/_core.so]
+ 90,000 ( 9.00%)  /build/Python-3.11.7/./Include/object.h:_PyFrame_Clear
+ 60,000 ( 6.00%)  ./string/memcmp.S:__memcmp_avx2_movbe [/usr/lib/x86_64-linux-gnu/libc.so.6]
+"""
+    assert core.function_costs(annotated) == {
+        ("CPython", "ceval.c:_PyEval_EvalFrameDefault"): 700_000,
+        ("msgspec", "???:json_decode_string_view"): 150_000,
+        ("CPython", "object.h:_PyFrame_Clear"): 90_000,
+        ("libc", "memcmp.S:__memcmp_avx2_movbe"): 60_000,
+    }
