@@ -102,7 +102,8 @@ def action_job(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     As in a job that uses the action more than once, the action is checked out and
     installed once (``tests/ci/test_integrations.py``'s ``run_action``): the
-    second use of the action in a job reuses the first one's environment.
+    second use of the action in a job reuses the first one's environment. Under
+    ``make test`` each worker process has a folder of its own, so one job per worker.
     """
     return tmp_path_factory.mktemp("action-job")
 
