@@ -211,28 +211,26 @@ def library_of(obj: str) -> str:
     name = parts[-1]
     if name.startswith(("libpython", "python")):
         return "CPython"
-    if name.startswith("libc.so") or name.startswith("libc-"):
+    if name.startswith(("libc.so", "libc-")):
         return "libc"
     return name or "?"
 
 
-def by_function(path: Path, lines: int, top: int = 15) -> None:
-    """Print where one pass of this tree spends its instructions: functions, then libraries."""
-    if shutil.which("callgrind_annotate") is None:
-        raise SystemExit("--by-function needs callgrind_annotate (it comes with valgrind)")
-    runs = {}
-    with tempfile.TemporaryDirectory() as folder:
-        for passes in (1, 3):
-            out = str(Path(folder) / f"callgrind-{passes}.out")
-            instructions_of(ROOT, path, "pass", passes, out)
-            annotated = subprocess.run(
-                ["callgrind_annotate", "--threshold=100", out],
-                capture_output=True, text=True, check=True,
-            ).stdout  # fmt: skip
-            runs[passes] = function_costs(annotated)
-    per_pass = {
-        key: (runs[3].get(key, 0) - runs[1].get(key, 0)) // 2 for key in runs[1].keys() | runs[3]
-    }
+def _annotated_costs(out: Path) -> dict[tuple[str, str], int]:
+    done = subprocess.run(
+        ["callgrind_annotate", "--threshold=100", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return function_costs(done.stdout)
+
+
+def by_function(one_pass: Path, three_passes: Path, lines: int, top: int = 15) -> None:
+    """Print where one pass spends its instructions, from the callgrind files of one run of one
+    pass and one of three: the functions that cost the most, then each library's share."""
+    runs = [_annotated_costs(out) for out in (one_pass, three_passes)]
+    per_pass = {key: (runs[1].get(key, 0) - runs[0].get(key, 0)) // 2 for key in runs[0] | runs[1]}
     total = sum(count for count in per_pass.values() if count > 0)
     print(f"\nwhere one pass of this tree spends its instructions ({total:,d} in all):")
     print(f"{'library':14s} {'function':52s} {'instructions':>13s} {'per line':>9s} {'share':>6s}")
@@ -255,6 +253,8 @@ def instructions(path: Path, against: str | None, functions: bool = False) -> No
     """Print the instructions per pass of the one pass (and of ``against``'s) and the orjson loop."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
+    if functions and shutil.which("callgrind_annotate") is None:
+        raise SystemExit("--by-function needs callgrind_annotate (it comes with valgrind)")
     lines = sum(1 for _ in path.open("rb"))
     rows = [("orjson line loop", ROOT, "orjson"), ("one pass, this tree", ROOT, "pass")]
     if against:
@@ -264,12 +264,18 @@ def instructions(path: Path, against: str | None, functions: bool = False) -> No
     )
     print(f"{'':24s} {'instructions':>14s} {'per line':>10s} {'orjson share':>13s}")
     baseline = None
-    for label, tree, what in rows:
-        count = (instructions_of(tree, path, what, 3) - instructions_of(tree, path, what, 1)) // 2
-        baseline = baseline or count
-        print(f"{label:24s} {count:14,d} {count // lines:10,d} {baseline / count:13.3f}")
-    if functions:
-        by_function(path, lines)
+    with tempfile.TemporaryDirectory() as folder:
+        # This tree's pass keeps its callgrind files for --by-function; the others need none.
+        kept = {passes: Path(folder) / f"callgrind-{passes}.out" for passes in (1, 3)}
+        for label, tree, what in rows:
+            keep = functions and tree == ROOT and what == "pass"
+            three = instructions_of(tree, path, what, 3, str(kept[3]) if keep else "/dev/null")
+            one = instructions_of(tree, path, what, 1, str(kept[1]) if keep else "/dev/null")
+            count = (three - one) // 2
+            baseline = baseline or count
+            print(f"{label:24s} {count:14,d} {count // lines:10,d} {baseline / count:13.3f}")
+        if functions:
+            by_function(kept[1], kept[3], lines)
 
 
 INVALID_ARGUMENTS = {"a": "two", "b": 3}  # what the generator's invalid calls send
