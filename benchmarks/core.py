@@ -125,7 +125,8 @@ def measure(
 
 
 # What --instructions runs under callgrind: PASSES passes of the one pass over the file's lines
-# (after one warm-up pass), or of the orjson loop over its byte lines, as the benchmark reads them.
+# (after one warm-up pass), or of the orjson loop over its byte lines, as the benchmark reads them;
+# or ("check") check_file on the file, as `check` runs it (benchmarks/traces.py counts traces so).
 COUNTED = """
 import sys
 tree, path, what, passes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -137,6 +138,12 @@ if what == "orjson":
             orjson.loads(line)
     raise SystemExit
 sys.path.insert(0, tree)
+if what == "check":
+    from migrator.engine.files import check_file
+    for _ in range(passes + 1):
+        report = check_file(path)
+    print(len(report.findings))
+    raise SystemExit
 from migrator.engine.options import Options
 from migrator.engine.pipeline import Pipeline
 from migrator.engine.results import FileReport
@@ -232,7 +239,7 @@ def by_function(one_pass: Path, three_passes: Path, lines: int, top: int = 15) -
     runs = [_annotated_costs(out) for out in (one_pass, three_passes)]
     per_pass = {key: (runs[1].get(key, 0) - runs[0].get(key, 0)) // 2 for key in runs[0] | runs[1]}
     total = sum(count for count in per_pass.values() if count > 0)
-    print(f"\nwhere one pass of this tree spends its instructions ({total:,d} in all):")
+    print(f"\nwhere a pass of this tree spends its instructions ({total:,d} in all):")
     print(f"{'library':14s} {'function':52s} {'instructions':>13s} {'per line':>9s} {'share':>6s}")
     ranked = sorted(per_pass.items(), key=lambda item: -item[1])
     for (library, function), count in ranked[:top]:
@@ -249,16 +256,23 @@ def by_function(one_pass: Path, three_passes: Path, lines: int, top: int = 15) -
             print(f"{library:67s} {count:13,d} {count // lines:9,d} {count / total:6.1%}")
 
 
-def instructions(path: Path, against: str | None, functions: bool = False) -> None:
-    """Print the instructions per pass of the one pass (and of ``against``'s) and the orjson loop."""
+def instructions(
+    path: Path, against: str | None, functions: bool = False, what: str = "pass"
+) -> None:
+    """Print the instructions per pass of the one pass (and of ``against``'s) and the orjson loop.
+
+    With ``what="check"``, of ``check_file`` instead of the one pass (for files the one pass
+    does not read, such as traces).
+    """
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
     if functions and shutil.which("callgrind_annotate") is None:
         raise SystemExit("--by-function needs callgrind_annotate (it comes with valgrind)")
     lines = sum(1 for _ in path.open("rb"))
-    rows = [("orjson line loop", ROOT, "orjson"), ("one pass, this tree", ROOT, "pass")]
+    name = "one pass" if what == "pass" else what
+    rows = [("orjson line loop", ROOT, "orjson"), (f"{name}, this tree", ROOT, what)]
     if against:
-        rows.append((f"one pass at {against}", checkout(against), "pass"))
+        rows.append((f"{name} at {against}", checkout(against), what))
     print(
         f"{path.name}: {lines} lines, instructions per pass (callgrind: 3 passes minus 1, halved)"
     )
@@ -267,10 +281,10 @@ def instructions(path: Path, against: str | None, functions: bool = False) -> No
     with tempfile.TemporaryDirectory() as folder:
         # This tree's pass keeps its callgrind files for --by-function; the others need none.
         kept = {passes: Path(folder) / f"callgrind-{passes}.out" for passes in (1, 3)}
-        for label, tree, what in rows:
-            keep = functions and tree == ROOT and what == "pass"
-            three = instructions_of(tree, path, what, 3, str(kept[3]) if keep else "/dev/null")
-            one = instructions_of(tree, path, what, 1, str(kept[1]) if keep else "/dev/null")
+        for label, tree, task in rows:
+            keep = functions and tree == ROOT and task != "orjson"
+            three = instructions_of(tree, path, task, 3, str(kept[3]) if keep else "/dev/null")
+            one = instructions_of(tree, path, task, 1, str(kept[1]) if keep else "/dev/null")
             count = (three - one) // 2
             baseline = baseline or count
             print(f"{label:24s} {count:14,d} {count // lines:10,d} {baseline / count:13.3f}")

@@ -19,9 +19,16 @@ With ``--before DIR``, also ``check (before)``: the same command with the ``migr
 package of ``DIR`` (e.g. ``git archive <commit> migrator | tar -x -C DIR``), to compare two
 versions in one run, on the same file and the same load.
 
+With ``--instructions``, instead: the machine instructions (valgrind's callgrind, as
+``benchmarks/core.py --instructions`` counts them) of one ``check_file`` over the first
+``--lines`` export requests and of the orjson loop over the same lines; ``--by-function`` adds
+where the check spends them, by function and by library. Counts repeat where times do not.
+
 Usage:
     python benchmarks/traces.py [--sizes-mb 10,100,1000] [--repeat 3] [--spans-per-line 10]
                                 [--other-spans 0] [--before DIR]
+    python benchmarks/traces.py --instructions [--by-function] [--lines 300] [--spans-per-line 10]
+                                [--other-spans 0]
 
 Prints a Markdown table: size, spans, wall and CPU seconds of each, throughput, the ratio
 orjson seconds / check seconds (1.0 would be as fast as parsing alone; by wall time and by CPU
@@ -44,7 +51,8 @@ WORK = ROOT / ".bench"
 TRACES = ROOT / "tests" / "fixtures" / "traces"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from run import PARSE_ORJSON  # noqa: E402  (the folder above is on the path just now)
+import core  # noqa: E402  (the folder above is on the path just now)
+from run import PARSE_ORJSON  # noqa: E402
 
 # Like benchmarks/run.py's timer, and also the CPU seconds (user + system) of the measured
 # process: on a shared machine its wall time grows with the other load, its CPU time much less.
@@ -167,6 +175,20 @@ def trace_file(megabytes: int, spans_per_line: int, others: int = 0) -> Path:
     return path
 
 
+def counted_file(lines: int, spans_per_line: int, others: int = 0) -> Path:
+    """The first ``lines`` export requests, for counting instructions (callgrind is slow)."""
+    mixed = f"-{others}-other" if others else ""
+    path = WORK / f"traces-{lines}lines-{spans_per_line}-grouped{mixed}.otlp.jsonl"
+    if not path.exists():
+        WORK.mkdir(exist_ok=True)
+        partial = path.with_suffix(".partial")
+        with partial.open("w", encoding="utf-8") as out:
+            for _, line in zip(range(lines), export_lines(spans_per_line, others), strict=False):
+                out.write(line + "\n")
+        partial.replace(path)
+    return path
+
+
 def run_once(argv: list[str]) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds and peak RSS (MB) of one process."""
     done = subprocess.run(
@@ -202,7 +224,26 @@ def main() -> None:
     parser.add_argument(
         "--before", metavar="DIR", help="also time check with the migrator package in DIR"
     )
+    parser.add_argument(
+        "--instructions", action="store_true", help="instructions of one check (valgrind)"
+    )
+    parser.add_argument(
+        "--by-function",
+        action="store_true",
+        help="with --instructions: the functions and libraries the check spends them in",
+    )
+    parser.add_argument(
+        "--lines", type=int, default=300, help="export requests counted by --instructions"
+    )
     args = parser.parse_args()
+    if args.by_function and not args.instructions:
+        parser.error("--by-function goes with --instructions")
+    if args.instructions:
+        path = counted_file(args.lines, args.spans_per_line, args.other_spans)
+        spans = sum(line.count('"spanId"') for line in path.open(encoding="utf-8"))
+        print(f"{spans} spans in {args.lines} export requests")
+        core.instructions(path, None, args.by_function, what="check")
+        return
     python = sys.executable
     options = ["check", "--quiet", "--fail-on", "never"]
     checks = {"check": [str(Path(python).parent / "mcp-transcripts"), *options]}

@@ -569,6 +569,25 @@ def test_the_counted_pass_is_check_s_one_pass_over_the_file(tmp_path: Path) -> N
     assert subprocess.run(orjson_loop, capture_output=True, check=False).returncode == 0
 
 
+def test_the_counted_check_of_a_trace_is_check_file(tmp_path: Path) -> None:
+    """``benchmarks/traces.py --instructions`` counts what ``check`` does with a trace."""
+    import core  # benchmarks/core.py
+    import traces  # benchmarks/traces.py
+
+    path = tmp_path / "t.otlp.jsonl"
+    path.write_text(
+        "".join(line + "\n" for _, line in zip(range(40), traces.export_lines(10), strict=False)),
+        encoding="utf-8",
+    )
+    counted = subprocess.run(
+        [sys.executable, "-c", core.COUNTED, str(ROOT), str(path), "check", "1"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    found = len(check_text(path.read_text(encoding="utf-8"), str(path)).findings)
+    assert found > 0
+    assert int(counted.stdout) == found
+
+
 def test_by_function_reads_callgrind_annotate_by_library_and_function() -> None:
     """``benchmarks/core.py --by-function`` sums callgrind_annotate's own counts per function."""
     import core  # benchmarks/core.py
