@@ -43,6 +43,7 @@ import statistics
 import subprocess
 import sys
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -157,22 +158,30 @@ def export_lines(spans_per_line: int, others: int = 0) -> Iterator[str]:
 def trace_file(megabytes: int, spans_per_line: int, others: int = 0) -> Path:
     mixed = f"-{others}-other" if others else ""
     path = WORK / f"traces-{megabytes}mb-{spans_per_line}-grouped{mixed}.otlp.jsonl"
-    if path.exists():
-        return path
-    WORK.mkdir(exist_ok=True)
-    limit = megabytes * 1_000_000
-    written = 0
-    partial = path.with_suffix(
-        ".partial"
-    )  # renamed when complete: an interrupted run leaves no short file
-    with partial.open("w", encoding="utf-8") as out:
-        for line in export_lines(spans_per_line, others):
-            out.write(line + "\n")
-            written += len(line) + 1
-            if written >= limit:
-                break
-    partial.replace(path)
+    if not path.exists():
+        _write(path, _up_to(megabytes * 1_000_000, export_lines(spans_per_line, others)))
     return path
+
+
+def _up_to(size: int, lines: Iterator[str]) -> Iterator[str]:
+    """``lines`` until, with their newlines, they make ``size`` bytes or more."""
+    written = 0
+    for line in lines:
+        yield line
+        written += len(line) + 1
+        if written >= size:
+            return
+
+
+def _write(path: Path, lines: Iterator[str]) -> None:
+    """Write ``lines`` to ``path``, renamed into place when complete: an interrupted run leaves
+    no short file."""
+    WORK.mkdir(exist_ok=True)
+    partial = path.with_suffix(".partial")
+    with partial.open("w", encoding="utf-8") as out:
+        for line in lines:
+            out.write(line + "\n")
+    partial.replace(path)
 
 
 def counted_file(lines: int, spans_per_line: int, others: int = 0) -> Path:
@@ -180,12 +189,7 @@ def counted_file(lines: int, spans_per_line: int, others: int = 0) -> Path:
     mixed = f"-{others}-other" if others else ""
     path = WORK / f"traces-{lines}lines-{spans_per_line}-grouped{mixed}.otlp.jsonl"
     if not path.exists():
-        WORK.mkdir(exist_ok=True)
-        partial = path.with_suffix(".partial")
-        with partial.open("w", encoding="utf-8") as out:
-            for _, line in zip(range(lines), export_lines(spans_per_line, others), strict=False):
-                out.write(line + "\n")
-        partial.replace(path)
+        _write(path, islice(export_lines(spans_per_line, others), lines))
     return path
 
 
