@@ -331,3 +331,32 @@ def test_spans_left_out_by_their_text_are_the_spans_left_out_by_their_keys() -> 
         assert by_keys is not None and by_text is not None
         assert repr(by_text) == repr(by_keys)
         assert len(by_text) == len(spans) - 3  # the escaped mcp. key is kept; the others are not
+
+
+ATTRIBUTE_TEXTS = [
+    '[{"key":"mcp.method.name","value":{"stringValue":"tools/call"}}]',
+    '[{"key":"a","value":{}}]',  # an empty AnyValue
+    '[{"key":"a"}]',  # no value at all
+    '[{"key":"a","value":null}]',
+    '[{"key":"a","value":{"stringValue":"x","stringValue":"y"}}]',  # the last one counts
+    '[{"key":"a","key":"b","value":{"stringValue":"x"}}]',
+    '[{"key":"a","value":{"stringValue":"x"}},{"key":"a","value":{"stringValue":"z"}}]',
+    '[{"key":"a","value":{"stringValue":"x"},"extra":1}]',
+    '[{"key":"a","value":{"stringValue":"x","intValue":1}}]',
+    '[{"key":"a","value":{"stringValue":null}}]',
+    '[{"key":"server.port","value":{"intValue":"8080"}},{"key":"b","value":{"stringValue":"s"}}]',
+    '[{"key":3,"value":{"stringValue":"x"}}]',
+    "[1]",
+    "{}",
+    "null",
+    "[]",
+]
+
+
+@pytest.mark.parametrize("text", ATTRIBUTE_TEXTS)
+def test_span_attributes_read_typed_are_the_general_way_s(text: str) -> None:
+    """A span's attributes decoded as string-valued entries give what ``key_values`` gives."""
+    import msgspec
+
+    raw = msgspec.Raw(text.encode())
+    assert otlp._span_attributes(raw) == otlp.key_values(json.loads(text))
