@@ -466,6 +466,24 @@ def first_finding(path: Path, repeat: int, against: str | None) -> None:
             print(f"{label:14s} {name:>12s} {first:14.2f} {whole:10.2f} {first / whole:6.2f}")
 
 
+def add_instruction_options(parser: argparse.ArgumentParser, counted: str) -> None:
+    """``--instructions`` and ``--by-function``, for a script that counts ``counted`` (this one
+    and benchmarks/traces.py)."""
+    parser.add_argument(
+        "--instructions", action="store_true", help=f"instructions of {counted} (valgrind)"
+    )
+    parser.add_argument(
+        "--by-function",
+        action="store_true",
+        help=f"with --instructions: the functions and libraries {counted} spends them in",
+    )
+
+
+def check_instruction_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.by_function and not args.instructions:
+        parser.error("--by-function goes with --instructions")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200_000)
@@ -476,18 +494,10 @@ def main() -> None:
     parser.add_argument(
         "--first-finding", action="store_true", help="seconds to check's first finding"
     )
-    parser.add_argument(
-        "--instructions", action="store_true", help="instructions per pass (valgrind)"
-    )
-    parser.add_argument(
-        "--by-function",
-        action="store_true",
-        help="with --instructions: the functions and libraries a pass spends them in",
-    )
+    add_instruction_options(parser, "a pass")
     args = parser.parse_args()
+    check_instruction_options(parser, args)
     path = transcript(args.messages)
-    if args.by_function and not args.instructions:
-        parser.error("--by-function goes with --instructions")
     if args.instructions:
         instructions(path, args.against, args.by_function)
         return

@@ -228,20 +228,12 @@ def main() -> None:
     parser.add_argument(
         "--before", metavar="DIR", help="also time check with the migrator package in DIR"
     )
-    parser.add_argument(
-        "--instructions", action="store_true", help="instructions of one check (valgrind)"
-    )
-    parser.add_argument(
-        "--by-function",
-        action="store_true",
-        help="with --instructions: the functions and libraries the check spends them in",
-    )
+    core.add_instruction_options(parser, "one check")
     parser.add_argument(
         "--lines", type=int, default=300, help="export requests counted by --instructions"
     )
     args = parser.parse_args()
-    if args.by_function and not args.instructions:
-        parser.error("--by-function goes with --instructions")
+    core.check_instruction_options(parser, args)
     if args.instructions:
         path = counted_file(args.lines, args.spans_per_line, args.other_spans)
         spans = sum(line.count('"spanId"') for line in path.open(encoding="utf-8"))
